@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# One image recipe for every service: `docker build --build-arg SERVICE=auth .`
+ARG NODE_VERSION=22
+
+# ── dependencies (cached while package files do not change) ──────────────────
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY libs/crypto/package.json libs/crypto/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/server-kit/package.json libs/server-kit/
+COPY apps/auth/package.json apps/auth/
+COPY apps/gateway/package.json apps/gateway/
+COPY apps/e2e/package.json apps/e2e/
+COPY bench/package.json bench/
+RUN npm ci --no-audit --no-fund
+
+# ── build every project (TypeScript project references) ──────────────────────
+FROM deps AS build
+COPY tsconfig.base.json tsconfig.json ./
+COPY libs libs
+COPY apps apps
+RUN npx tsc -b tsconfig.json
+
+# ── production dependencies only ─────────────────────────────────────────────
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
+# ── runtime: one service ─────────────────────────────────────────────────────
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ARG SERVICE
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|gateway>" && exit 1)
+ENV NODE_ENV=production \
+    SERVICE=${SERVICE}
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/libs/contracts/package.json libs/contracts/
+COPY --from=build /app/libs/contracts/dist libs/contracts/dist
+COPY --from=build /app/libs/crypto/package.json libs/crypto/
+COPY --from=build /app/libs/crypto/dist libs/crypto/dist
+COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
+COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
+COPY --from=build /app/apps/${SERVICE} apps/${SERVICE}
+COPY infra/keygen.mjs infra/keygen.mjs
+USER node
+CMD ["sh", "-c", "exec node apps/$SERVICE/dist/main.js"]

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { hexBytes, sealedKey, uuidV4 } from '../common/formats';
+import { kdfParamsSchema } from '../common/kdf';
+import { FILL_ALL_FIELDS, requiredString, strictBody } from '../common/validation';
+
+/** Sign-up limits and the spec's messages (section 5, "Sign-up", checked in this order). */
+export const SIGNUP_LIMITS = { usernameMin: 3, usernameMax: 64, emailMax: 254, phoneMax: 32 } as const;
+export const SIGNUP_MESSAGES = {
+  fillAll: FILL_ALL_FIELDS,
+  usernameShort: 'Username must be at least 3 characters long',
+  usernameLong: 'Username must be at most 64 characters long',
+  usernameChars: 'Username may only contain letters, numbers, dots, hyphens and underscores',
+  email: 'Please enter a valid email address',
+  phone: 'Please enter a valid phone number',
+  // Rules 3-5 (password length, classes, confirmation) are checked on the device:
+  // the password never reaches the server (crypto-protocol.md).
+  passwordShort: 'Password must be at least 8 characters long',
+  passwordLower: 'Password must contain at least one lowercase letter',
+  passwordUpper: 'Password must contain at least one uppercase letter',
+  passwordNumber: 'Password must contain at least one number',
+  passwordMismatch: 'Passwords do not match',
+} as const;
+
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PHONE_RE = /^\+?[\d\s\-()]+$/;
+export const USERNAME_RE = /^[A-Za-z0-9._-]+$/;
+
+const AUTH_KEY_MESSAGE = 'Invalid authentication key';
+export const authKeySchema = hexBytes(32, AUTH_KEY_MESSAGE);
+export const saltSchema = hexBytes(16, 'Invalid salt');
+
+export const signupBodySchema = strictBody({
+  username: requiredString(256, SIGNUP_MESSAGES.usernameLong),
+  email: requiredString(SIGNUP_LIMITS.emailMax, SIGNUP_MESSAGES.email),
+  phoneNumber: requiredString(SIGNUP_LIMITS.phoneMax, SIGNUP_MESSAGES.phone),
+  authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
+  salt: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
+  kdfParams: z.unknown(),
+  wrappedVaultKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
+  recovery: z.strictObject({ recoveryAuth: authKeySchema, recoveryWrappedVaultKey: sealedKey() }).optional(),
+})
+  .superRefine((body, ctx) => {
+    // Spec order: length, then (device-only password rules), then email, then phone.
+    const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (body.username.length < SIGNUP_LIMITS.usernameMin)
+      return fail(SIGNUP_MESSAGES.usernameShort, 'username');
+    if (body.username.length > SIGNUP_LIMITS.usernameMax)
+      return fail(SIGNUP_MESSAGES.usernameLong, 'username');
+    if (!USERNAME_RE.test(body.username)) return fail(SIGNUP_MESSAGES.usernameChars, 'username');
+    if (!EMAIL_RE.test(body.email)) return fail(SIGNUP_MESSAGES.email, 'email');
+    if (!PHONE_RE.test(body.phoneNumber) || !/\d/.test(body.phoneNumber))
+      return fail(SIGNUP_MESSAGES.phone, 'phoneNumber');
+    if (!authKeySchema.safeParse(body.authKey).success) return fail(AUTH_KEY_MESSAGE, 'authKey');
+    if (!saltSchema.safeParse(body.salt).success) return fail('Invalid salt', 'salt');
+    if (body.kdfParams === undefined) return fail(FILL_ALL_FIELDS, 'kdfParams');
+    const kdf = kdfParamsSchema.safeParse(body.kdfParams);
+    if (!kdf.success) return fail(kdf.error.issues[0]?.message ?? 'Invalid KDF parameters', 'kdfParams');
+    if (!sealedKey().safeParse(body.wrappedVaultKey).success)
+      return fail('Invalid wrapped key', 'wrappedVaultKey');
+  })
+  .transform((body) => ({
+    ...body,
+    email: body.email.toLowerCase(),
+    kdfParams: kdfParamsSchema.parse(body.kdfParams),
+  }));
+export type SignupBody = z.output<typeof signupBodySchema>;
+
+export const preloginBodySchema = strictBody({
+  identifier: requiredString(SIGNUP_LIMITS.emailMax, 'Identifier is too long'),
+});
+export type PreloginBody = z.output<typeof preloginBodySchema>;
+
+export const preloginResponseSchema = z.object({ salt: z.string(), kdfParams: kdfParamsSchema });
+export type PreloginResponse = z.infer<typeof preloginResponseSchema>;
+
+export const loginBodySchema = strictBody({
+  identifier: requiredString(SIGNUP_LIMITS.emailMax, 'Identifier is too long'),
+  authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS).pipe(authKeySchema),
+  totpCode: z.string().max(16).optional(),
+});
+export type LoginBody = z.output<typeof loginBodySchema>;
+
+export const changePasswordBodySchema = strictBody({
+  currentAuthKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS).pipe(authKeySchema),
+  authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS).pipe(authKeySchema),
+  salt: saltSchema,
+  kdfParams: kdfParamsSchema,
+  wrappedVaultKey: sealedKey(),
+});
+export type ChangePasswordBody = z.output<typeof changePasswordBodySchema>;
+
+export const sessionIdParamSchema = z.strictObject({ id: uuidV4 });
+export type SessionIdParam = z.output<typeof sessionIdParamSchema>;

@@ -1,0 +1,110 @@
+/**
+ * Errors as codes (docs/conventions.md #4). Services throw `VaultError` with a code;
+ * the gateway's filter maps the code to an HTTP status and the spec's message.
+ */
+export const ErrorCode = {
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
+  ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
+  EMERGENCY_VERIFICATION_REQUIRED: 'EMERGENCY_VERIFICATION_REQUIRED',
+  USERNAME_TAKEN: 'USERNAME_TAKEN',
+  EMAIL_TAKEN: 'EMAIL_TAKEN',
+  REFRESH_INVALID: 'REFRESH_INVALID',
+  REFRESH_REUSED: 'REFRESH_REUSED',
+  SESSION_REVOKED: 'SESSION_REVOKED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  RATE_LIMITED: 'RATE_LIMITED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+interface ErrorInfo {
+  status: number;
+  message: string;
+}
+
+/** HTTP status and default message (the spec's text, section 8, where it has one). */
+export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
+  VALIDATION_FAILED: { status: 400, message: 'Invalid request' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid credentials' },
+  ACCOUNT_LOCKED: {
+    status: 423,
+    message: 'Account Temporarily Locked due to 5 consecutive failed login attempts',
+  },
+  EMERGENCY_VERIFICATION_REQUIRED: {
+    status: 418,
+    message: 'Unusual activity detected. Please verify your identity with additional information.',
+  },
+  USERNAME_TAKEN: { status: 409, message: 'Username already taken' },
+  EMAIL_TAKEN: { status: 409, message: 'Email already registered' },
+  REFRESH_INVALID: { status: 401, message: 'Invalid refresh token' },
+  REFRESH_REUSED: { status: 401, message: 'Refresh token reuse detected; the session was ended' },
+  SESSION_REVOKED: { status: 401, message: 'Session has ended' },
+  FORBIDDEN: { status: 403, message: 'Forbidden' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  CONFLICT: { status: 409, message: 'Conflict' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  INTERNAL: { status: 500, message: 'Internal server error' },
+};
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_INFO, value);
+}
+
+/** Extra fields an error body may carry (api-contract.md "Conventions"). */
+export interface ErrorExtra {
+  retryAfter?: number;
+  requiresEmergencyVerification?: boolean;
+  [key: string]: unknown;
+}
+
+/** The JSON body of every error answer. */
+export interface ErrorBody extends ErrorExtra {
+  error: string;
+  code: ErrorCode;
+  requestId?: string;
+}
+
+/** A domain error: thrown by services, carried over RPC as `{code, message, extra}`. */
+export class VaultError extends Error {
+  readonly code: ErrorCode;
+  readonly extra: ErrorExtra;
+
+  constructor(code: ErrorCode, message?: string, extra: ErrorExtra = {}) {
+    super(message ?? ERROR_INFO[code].message);
+    this.name = 'VaultError';
+    this.code = code;
+    this.extra = extra;
+  }
+
+  get status(): number {
+    return ERROR_INFO[this.code].status;
+  }
+
+  /** The serialisable form sent over RPC. */
+  toPayload(): RpcErrorPayload {
+    return { code: this.code, message: this.message, extra: this.extra };
+  }
+
+  static fromPayload(payload: unknown): VaultError | undefined {
+    if (typeof payload !== 'object' || payload === null) return undefined;
+    const p = payload as Partial<RpcErrorPayload>;
+    if (!isErrorCode(p.code)) return undefined;
+    const extra = typeof p.extra === 'object' && p.extra !== null ? p.extra : {};
+    return new VaultError(p.code, typeof p.message === 'string' ? p.message : undefined, extra);
+  }
+}
+
+export interface RpcErrorPayload {
+  code: ErrorCode;
+  message: string;
+  extra: ErrorExtra;
+}

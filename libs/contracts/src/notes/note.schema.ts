@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { sealed, sealedKey, uuidV4 } from '../common/formats';
+import { strictBody } from '../common/validation';
+
+/** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
+export const NOTE_MAX_BYTES = 1024 * 1024;
+
+const noteFields = {
+  title: sealed('Invalid encrypted title'),
+  content: sealed('Invalid encrypted content'),
+  tags: z.array(sealed('Invalid encrypted tags')).max(1, 'Invalid encrypted tags'),
+  wrappedDEK: sealedKey('Invalid wrapped note key'),
+};
+
+export const createNoteBodySchema = strictBody({ id: uuidV4, ...noteFields });
+export type CreateNoteBody = z.output<typeof createNoteBodySchema>;
+
+export const updateNoteBodySchema = strictBody(noteFields);
+export type UpdateNoteBody = z.output<typeof updateNoteBodySchema>;
+
+export const noteIdParamSchema = z.strictObject({ id: uuidV4 });
+
+export const listNotesQuerySchema = strictBody({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type ListNotesQuery = z.output<typeof listNotesQuerySchema>;
+
+export const noteDtoSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  content: z.string(),
+  tags: z.array(z.string()),
+  wrappedDEK: z.string(),
+  isEncrypted: z.boolean(),
+  isDeleted: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  deletedAt: z.string().nullable(),
+});
+export type NoteDto = z.infer<typeof noteDtoSchema>;
+
+export const noteListResponseSchema = z.object({
+  notes: z.array(noteDtoSchema),
+  nextCursor: z.string().nullable(),
+});
+export type NoteListResponse = z.infer<typeof noteListResponseSchema>;
+
+/** Total size of a sealed note's fields, compared with NOTE_MAX_BYTES. */
+export function sealedNoteBytes(note: {
+  title: string;
+  content: string;
+  tags: string[];
+  wrappedDEK: string;
+}): number {
+  return (
+    note.title.length +
+    note.content.length +
+    note.wrappedDEK.length +
+    note.tags.reduce((n, t) => n + t.length, 0)
+  );
+}

@@ -1,0 +1,73 @@
+import type { Role } from './auth/user.schema';
+
+/**
+ * RPC message patterns, defined once (docs/architecture.md). Transport is TCP by default,
+ * NATS by configuration; patterns and payloads are the same on both.
+ */
+export const AUTH_PATTERNS = {
+  health: 'auth.health',
+  prelogin: 'auth.prelogin',
+  signup: 'auth.signup',
+  login: 'auth.login',
+  refresh: 'auth.refresh',
+  logout: 'auth.logout',
+  me: 'auth.me',
+  changePassword: 'auth.change-password',
+  listSessions: 'auth.sessions.list',
+  revokeSession: 'auth.sessions.revoke',
+} as const;
+export type AuthPattern = (typeof AUTH_PATTERNS)[keyof typeof AUTH_PATTERNS];
+
+export const NOTES_PATTERNS = {
+  health: 'notes.health',
+  list: 'notes.list',
+  listDeleted: 'notes.list-deleted',
+  create: 'notes.create',
+  update: 'notes.update',
+  remove: 'notes.delete',
+  restore: 'notes.restore',
+  purge: 'notes.delete-permanent',
+} as const;
+
+/** Who is calling, as the gateway established it. Never carries a body or a secret. */
+export interface RpcAuth {
+  userId: string;
+  sessionId: string;
+  role: Role;
+}
+
+export interface RpcContext {
+  requestId: string;
+  ip: string;
+  userAgent: string;
+  auth?: RpcAuth;
+}
+
+/** Every RPC request: the caller's context plus the validated body. */
+export interface RpcRequest<T = undefined> {
+  ctx: RpcContext;
+  body: T;
+}
+
+/** A refresh cookie to set: auth returns it, the gateway turns it into Set-Cookie and strips it. */
+export interface RefreshGrant {
+  token: string;
+  maxAgeSeconds: number;
+}
+
+/** Auth answers that start or continue a session carry the refresh grant beside the public body. */
+export interface WithRefresh<T> {
+  body: T;
+  refresh?: RefreshGrant;
+}
+
+export interface RefreshRequestBody {
+  refreshToken: string;
+}
+
+export interface HealthReply {
+  service: string;
+  status: 'ok' | 'degraded';
+  uptimeSeconds: number;
+  checks: Record<string, 'ok' | 'down'>;
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** Environment values shared by every service. */
+export const commonEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Every Redis key and BullMQ queue of this deployment starts with it. */
+  REDIS_PREFIX: z.string().default('vault:'),
+  RPC_TRANSPORT: z.enum(['tcp', 'nats']).default('tcp'),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+});
+export type CommonEnv = z.output<typeof commonEnvSchema>;
+
+/** Host/port of a service's RPC listener (TCP transport). */
+export const rpcEndpointSchema = (prefix: string, defaultPort: number) =>
+  z.object({
+    [`${prefix}_RPC_HOST`]: z.string().default('127.0.0.1'),
+    [`${prefix}_RPC_PORT`]: z.coerce.number().int().min(1).max(65535).default(defaultPort),
+  });
+
+export const DEFAULT_RPC_PORTS = { auth: 4001, notes: 4002, files: 4003, admin: 4004 } as const;
+
+/**
+ * A secret given either inline (`NAME`) or as a file path (`NAME_FILE`, for Docker and
+ * Kubernetes secrets). Returns undefined when neither is set.
+ */
+export function readSecret(env: Record<string, string | undefined>, name: string): string | undefined {
+  const inline = env[name];
+  if (inline) return inline;
+  const file = env[`${name}_FILE`];
+  if (file) return readFileSync(file, 'utf8').trim();
+  return undefined;
+}

@@ -1,0 +1,2 @@
+export * from './rpc-exception.filter';
+export * from './http-error';

@@ -1,0 +1,2 @@
+export * from './rpc-options';
+export * from './rpc-call';

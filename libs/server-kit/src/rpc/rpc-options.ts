@@ -1,0 +1,27 @@
+import { Transport, type ClientOptions, type MicroserviceOptions } from '@nestjs/microservices';
+
+export interface RpcTransportConfig {
+  transport: 'tcp' | 'nats';
+  natsUrl: string;
+  /** TCP host/port of the service (listener side) or its peer (client side). */
+  host: string;
+  port: number;
+}
+
+/**
+ * One function for both ends, so a service and its clients can never disagree.
+ * NATS uses a queue group per service, so replicas share the load (Kubernetes).
+ */
+export function rpcServerOptions(service: string, cfg: RpcTransportConfig): MicroserviceOptions {
+  if (cfg.transport === 'nats') {
+    return { transport: Transport.NATS, options: { servers: [cfg.natsUrl], queue: `vault-${service}` } };
+  }
+  return { transport: Transport.TCP, options: { host: cfg.host, port: cfg.port } };
+}
+
+export function rpcClientOptions(service: string, cfg: RpcTransportConfig): ClientOptions {
+  if (cfg.transport === 'nats') {
+    return { transport: Transport.NATS, options: { servers: [cfg.natsUrl] } };
+  }
+  return { transport: Transport.TCP, options: { host: cfg.host, port: cfg.port } };
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark, each against a baseline measured in the same run
+// (these machines are noisy, so only ratios are comparable between runs).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { withEphemeralStack } from './lib/ephemeral.mjs';
+import { ROOT, log } from './lib/util.mjs';
+
+const outDir = join(ROOT, '.data', 'bench');
+mkdirSync(outDir, { recursive: true });
+
+function runBench(file, args = []) {
+  log(`bench: ${file} ${args.join(' ')}`);
+  const res = spawnSync(process.execPath, [join(ROOT, 'bench', file), ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (res.status !== 0) throw new Error(`${file} failed`);
+}
+
+runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
+
+await withEphemeralStack(
+  'bench',
+  { RATE_LIMIT_AUTH_PER_MINUTE: '10000000', RATE_LIMIT_API_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' },
+  async ({ baseUrl, env }) => {
+    runBench('signin.bench.mjs', [
+      '--base',
+      baseUrl,
+      '--auth-host',
+      env.AUTH_RPC_HOST,
+      '--auth-port',
+      env.AUTH_RPC_PORT,
+      '--json',
+      join(outDir, 'signin.json'),
+    ]);
+  },
+  { keepLogs: false },
+);
+log(`results in ${outDir}`);

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// API end-to-end tier: the whole stack in local mode on private ports, driven over HTTP.
+import { join } from 'node:path';
+import { withEphemeralStack } from './lib/ephemeral.mjs';
+import { ROOT, log, runStatus } from './lib/util.mjs';
+
+const extraArgs = process.argv.slice(2);
+const overrides = {
+  // Rate limits are proven by the gateway's medium tests; the e2e suite must not trip them.
+  RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+  RATE_LIMIT_API_PER_MINUTE: '100000',
+  LOGIN_IP_MAX_FAILURES: '100000',
+  LOCKOUT_THRESHOLD: '5',
+  LOCKOUT_SECONDS: '600',
+  // Short enough for a test to wait past it.
+  REFRESH_REUSE_GRACE_SECONDS: '2',
+};
+
+const code = await withEphemeralStack('e2e', overrides, async ({ baseUrl, env, logDir, crashed }) => {
+  const status = await runStatus(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+      '--selectProjects',
+      'e2e',
+      '--runInBand',
+      ...extraArgs,
+    ],
+    {
+      env: {
+        ...process.env,
+        VAULT_E2E_BASE_URL: baseUrl,
+        VAULT_E2E_LOG_DIR: logDir,
+        VAULT_E2E_REDIS_URL: env.REDIS_URL,
+        VAULT_E2E_REDIS_PREFIX: env.REDIS_PREFIX,
+        VAULT_E2E_DATABASE_URL: env.DATABASE_URL,
+      },
+    },
+  );
+  if (crashed()) {
+    log(`a service crashed during the run: ${crashed()}`);
+    return 1;
+  }
+  return status;
+}).catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  return 1;
+});
+process.exit(code);

@@ -1,0 +1,88 @@
+// A private, throw-away stack for the API end-to-end tests and benchmarks: its own
+// database, Redis prefix, ports, keys and log folder, all removed afterwards.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
+import { ROOT, log } from './util.mjs';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function dropDatabase(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.end();
+}
+
+async function dropRedisPrefix(redisUrl, prefix) {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+/**
+ * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env and logDir.
+ * Everything is stopped and removed even when `fn` throws.
+ */
+export async function withEphemeralStack(label, overrides, fn, { keepLogs = true } = {}) {
+  const id = `${label}_${randomBytes(4).toString('hex')}`;
+  const dataDir = join(ROOT, '.data', label);
+  const logDir = join(dataDir, `logs-${id}`);
+  const gatewayPort = await freePort();
+  const authPort = await freePort();
+  const baseDb = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault';
+  const dbUrl = new URL(baseDb);
+  dbUrl.pathname = `/vault_${id}`;
+  const env = localEnv({
+    VAULT_DATA_DIR: dataDir,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_PREFIX: `vault-${id}:`,
+    GATEWAY_PORT: String(gatewayPort),
+    AUTH_RPC_PORT: String(authPort),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    ...overrides,
+  });
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  await prepare(env, { build: process.env.VAULT_SKIP_BUILD !== '1' });
+  const stack = startServices(env, { logDir, quiet: true });
+  let crashed;
+  stack.onCrash((name) => {
+    crashed = name;
+  });
+  try {
+    await waitHealthy(baseUrl, 60000);
+    log(`${label} stack up at ${baseUrl} (logs: ${logDir})`);
+    return await fn({ baseUrl, env, logDir, crashed: () => crashed });
+  } finally {
+    await stack.stop();
+    await dropDatabase(env.DATABASE_URL).catch((e) => log(`could not drop test database: ${e.message}`));
+    await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX).catch((e) =>
+      log(`could not clean Redis: ${e.message}`),
+    );
+    if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,164 @@
+// Local mode (docs/architecture.md "Runs in three places"): build, create the database,
+// migrate, make dev keys, then run every service as its own process with prefixed logs.
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ensurePostgres, ensureRedis } from './services.mjs';
+import { ROOT, colorFor, ensureDependencies, log, paint, run, sleep } from './util.mjs';
+
+/** Every service, in start order. `migrate` is the service's one-off migration command. */
+export const SERVICES = [
+  { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
+  { name: 'gateway', main: 'apps/gateway/dist/main.js' },
+];
+
+/** Development keys under .data/keys: made once, never committed. */
+export function ensureDevKeys(dataDir) {
+  const dir = join(dataDir, 'keys');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const priv = join(dir, 'jwt-private.pem');
+  const pub = join(dir, 'jwt-public.pem');
+  const secret = join(dir, 'server-secret');
+  if (!existsSync(priv) || !existsSync(pub)) {
+    log('generating development JWT signing keys (Ed25519) in .data/keys');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    writeFileSync(priv, privateKey, { mode: 0o600 });
+    writeFileSync(pub, publicKey, { mode: 0o644 });
+  }
+  if (!existsSync(secret)) {
+    writeFileSync(secret, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  }
+  chmodSync(priv, 0o600);
+  return { JWT_PRIVATE_KEY_FILE: priv, JWT_PUBLIC_KEY_FILE: pub, SERVER_SECRET_FILE: secret };
+}
+
+/** The local-mode environment; anything already set in `overrides` or process.env wins. */
+export function localEnv(overrides = {}) {
+  const dataDir = overrides.VAULT_DATA_DIR ?? process.env.VAULT_DATA_DIR ?? join(ROOT, '.data');
+  const webRoot = join(ROOT, 'apps', 'web', 'dist');
+  const defaults = {
+    NODE_ENV: 'development',
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/vault',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: 'vault:',
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_PORT: '8080',
+    AUTH_RPC_HOST: '127.0.0.1',
+    AUTH_RPC_PORT: '4001',
+    LOG_LEVEL: 'info',
+    VAULT_DATA_DIR: dataDir,
+    ...(existsSync(webRoot) ? { WEB_ROOT: webRoot } : {}),
+  };
+  const env = { ...defaults, ...pick(process.env, Object.keys(defaults)), ...overrides };
+  return { ...env, ...ensureDevKeysIfUnset(env) };
+}
+
+function pick(source, keys) {
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+function ensureDevKeysIfUnset(env) {
+  const keys = ensureDevKeys(env.VAULT_DATA_DIR);
+  const out = {};
+  for (const [name, file] of Object.entries(keys)) {
+    const base = name.replace(/_FILE$/, '');
+    if (!env[name] && !env[base] && !process.env[name] && !process.env[base]) out[name] = file;
+  }
+  return out;
+}
+
+/** Install (when needed), build, check Postgres/Redis, migrate. */
+export async function prepare(env, { build = true } = {}) {
+  ensureDependencies();
+  if (build) {
+    log('building (tsc -b)...');
+    run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
+  }
+  await ensurePostgres(env.DATABASE_URL);
+  await ensureRedis(env.REDIS_URL);
+  for (const svc of SERVICES.filter((s) => s.migrate)) {
+    log(`migrating ${svc.name}...`);
+    run(process.execPath, [svc.migrate], { env: { ...process.env, ...env } });
+  }
+}
+
+/**
+ * Starts every service as a child process. Output lines are prefixed with the service
+ * name; with `logDir`, each service's raw output also goes to `<logDir>/<name>.log`.
+ */
+export function startServices(env, { logDir, quiet = false } = {}) {
+  if (logDir) mkdirSync(logDir, { recursive: true });
+  const children = [];
+  let stopping = false;
+  let onCrash = () => {};
+
+  SERVICES.forEach((svc, i) => {
+    const child = spawn(process.execPath, [svc.main], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const file = logDir ? createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' }) : undefined;
+    const prefix = paint(colorFor(i), `[${svc.name.padEnd(7)}]`);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        file?.write(`${line}\n`);
+        if (!quiet) console.log(`${prefix} ${line}`);
+      });
+    }
+    child.on('exit', (code, signal) => {
+      file?.end();
+      if (!stopping) {
+        log(`${svc.name} exited unexpectedly (${signal ?? `code ${code}`})`);
+        onCrash(svc.name);
+      }
+    });
+    children.push({ svc, child });
+  });
+
+  return {
+    onCrash(fn) {
+      onCrash = fn;
+    },
+    /** Stops services in reverse order: SIGTERM, then SIGKILL after a grace period. */
+    async stop(graceMs = 10000) {
+      stopping = true;
+      const alive = children.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+      await Promise.all(
+        alive.reverse().map(
+          ({ child }) =>
+            new Promise((resolve) => {
+              const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+              child.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Polls GET /api/health until it answers 200. */
+export async function waitHealthy(baseUrl, timeoutMs = 90000) {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(300);
+  }
+  throw new Error(`the stack did not become healthy at ${baseUrl} (last answer: ${last})`);
+}
