@@ -35,7 +35,7 @@ export const signupBodySchema = strictBody({
   phoneNumber: requiredString(SIGNUP_LIMITS.phoneMax, SIGNUP_MESSAGES.phone),
   authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
   salt: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
-  kdfParams: z.unknown(),
+  kdfParams: z.custom<unknown>((v) => v !== undefined && v !== null, { error: FILL_ALL_FIELDS }),
   wrappedVaultKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
   recovery: z.strictObject({ recoveryAuth: authKeySchema, recoveryWrappedVaultKey: sealedKey() }).optional(),
 })
@@ -52,7 +52,6 @@ export const signupBodySchema = strictBody({
       return fail(SIGNUP_MESSAGES.phone, 'phoneNumber');
     if (!authKeySchema.safeParse(body.authKey).success) return fail(AUTH_KEY_MESSAGE, 'authKey');
     if (!saltSchema.safeParse(body.salt).success) return fail('Invalid salt', 'salt');
-    if (body.kdfParams === undefined) return fail(FILL_ALL_FIELDS, 'kdfParams');
     const kdf = kdfParamsSchema.safeParse(body.kdfParams);
     if (!kdf.success) return fail(kdf.error.issues[0]?.message ?? 'Invalid KDF parameters', 'kdfParams');
     if (!sealedKey().safeParse(body.wrappedVaultKey).success)

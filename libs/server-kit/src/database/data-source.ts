@@ -38,8 +38,10 @@ export async function ensureDatabase(url: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
   } catch (error) {
-    // Two processes racing to create it: the loser sees duplicate_database (42P04).
-    if ((error as { code?: string }).code !== '42P04') throw error;
+    // Two processes racing to create it: the loser sees duplicate_database (42P04) or,
+    // when both passed the check at once, a unique violation on pg_database (23505).
+    const code = (error as { code?: string }).code;
+    if (code !== '42P04' && code !== '23505') throw error;
   } finally {
     await client.end();
   }
