@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { createTestDatabase, createTestRedis, testEndpoints } from '@vault/server-kit/testing';
-import { ensureDatabase } from '@vault/server-kit';
+import { createTestDatabase, createTestRedis, testEndpoints } from '../../src/testing';
+import { ensureDatabase } from '../../src/database';
 
 describe('medium-test infrastructure', () => {
   it('uses the services named by the environment when no Docker engine answers', async () => {
