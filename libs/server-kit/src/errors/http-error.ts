@@ -7,15 +7,35 @@ export function httpErrorFor(error: VaultError, requestId?: string): { status: n
   return { status: ERROR_INFO[error.code].status, body };
 }
 
+const PEER_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
 /** Normalises what an RPC client observable errors with (payload, Error, timeout...). */
 export function vaultErrorFromRpc(error: unknown): VaultError {
   const fromPayload = VaultError.fromPayload(error);
   if (fromPayload) return fromPayload;
   if (error instanceof VaultError) return error;
-  const name = error instanceof Error ? error.name : '';
-  const message = error instanceof Error ? error.message : '';
+  // Read structurally: errors raised by Node's net layer may come from another realm.
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+  };
+  const name = typeof e.name === 'string' ? e.name : '';
+  const message = typeof e.message === 'string' ? e.message : '';
+  const code = typeof e.code === 'string' ? e.code : '';
   // The peer is down or did not answer in time: the caller sees 503, never a hang.
-  if (name === 'TimeoutError' || /ECONNREFUSED|ECONNRESET|closed|Connection/i.test(message)) {
+  if (
+    name === 'TimeoutError' ||
+    PEER_DOWN_CODES.has(code) ||
+    /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|closed|Connection/i.test(message)
+  ) {
     return new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
   }
   return new VaultError(ErrorCode.INTERNAL);
