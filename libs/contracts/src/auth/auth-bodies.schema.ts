@@ -90,3 +90,15 @@ export type ChangePasswordBody = z.output<typeof changePasswordBodySchema>;
 
 export const sessionIdParamSchema = z.strictObject({ id: uuidV4 });
 export type SessionIdParam = z.output<typeof sessionIdParamSchema>;
+
+/** RPC body of `auth.refresh`: the gateway passes the refresh cookie's value. */
+export const refreshBodySchema = z.strictObject({
+  refreshToken: z.string({ error: 'Invalid refresh token' }).min(1, 'Invalid refresh token').max(512),
+});
+export type RefreshBody = z.output<typeof refreshBodySchema>;
+
+/** RPC body of `auth.logout`: the refresh cookie's value when the browser sent one. */
+export const logoutBodySchema = z.strictObject({
+  refreshToken: z.string().max(512).optional(),
+});
+export type LogoutBody = z.output<typeof logoutBodySchema>;

@@ -64,3 +64,6 @@ export const sessionDtoSchema = z.object({
 export type SessionDto = z.infer<typeof sessionDtoSchema>;
 export const sessionListResponseSchema = z.object({ sessions: z.array(sessionDtoSchema) });
 export type SessionListResponse = z.infer<typeof sessionListResponseSchema>;
+
+/** `auth.login` answers either a session or the 2FA step (no token then). */
+export type LoginResponse = AuthResponse | Requires2faResponse;

@@ -1,0 +1,61 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SecretHasher } from '@vault/server-kit';
+import { DataSource } from 'typeorm';
+import type { AuthConfig } from './config/auth.config';
+import { AccountHandler } from './handlers/account.handler';
+import { AuthHandler } from './handlers/auth.handler';
+import { HealthHandler } from './handlers/health.handler';
+import { SessionsHandler } from './handlers/sessions.handler';
+import {
+  AUTH_CONFIG,
+  AUTH_REDIS,
+  connectDatabase,
+  connectRedis,
+  ConnectionsLifecycle,
+} from './repositories/connections';
+import { HealthRepository } from './repositories/health.repository';
+import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
+import { SecurityEventsRepository } from './repositories/security-events.repository';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { UsersRepository } from './repositories/users.repository';
+import { AccountService } from './services/account.service';
+import { AuthService } from './services/auth.service';
+import { HealthService } from './services/health.service';
+import { LoginGuardService } from './services/login-guard.service';
+import { SecurityEventsService } from './services/security-events.service';
+import { SessionService } from './services/session.service';
+import { TokenService } from './services/token.service';
+
+/**
+ * The auth service. Built from a validated config (nothing here reads the environment);
+ * Postgres, Redis and the JWT keys are connected/imported while the module initialises,
+ * so a broken dependency fails the boot instead of the first request.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AuthConfig): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [AuthHandler, AccountHandler, SessionsHandler, HealthHandler],
+      providers: [
+        { provide: AUTH_CONFIG, useValue: config },
+        { provide: DataSource, useFactory: () => connectDatabase(config.database) },
+        { provide: AUTH_REDIS, useFactory: () => connectRedis(config.redis) },
+        { provide: SecretHasher, useFactory: () => new SecretHasher(config.secretHash) },
+        { provide: TokenService, useFactory: () => TokenService.create(config.jwt) },
+        ConnectionsLifecycle,
+        UsersRepository,
+        SecurityEventsRepository,
+        SessionsRepository,
+        LoginAttemptsRepository,
+        HealthRepository,
+        SecurityEventsService,
+        LoginGuardService,
+        SessionService,
+        AuthService,
+        AccountService,
+        HealthService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,163 @@
+import {
+  commonEnvSchema,
+  DEFAULT_RPC_PORTS,
+  DEFAULT_SECRET_HASH,
+  loadConfig,
+  maskConfig,
+  readSecret,
+  type RpcTransportConfig,
+  type SecretHashParams,
+} from '@vault/server-kit';
+import { z } from 'zod';
+
+/**
+ * The auth service's configuration. Only this folder reads the environment; everything
+ * else receives a typed `AuthConfig` (docs/conventions.md #5). Each variable is described
+ * in apps/auth/README.md.
+ */
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+
+/** What `migrate` needs: the database and nothing secret. */
+export const authDatabaseEnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .default('postgres://postgres@127.0.0.1:5432/vault'),
+  DB_POOL_SIZE: int(1, 200).default(10),
+});
+
+/** PEM text; env files often carry it on one line with literal "\n", which is accepted. */
+const pem = (label: 'PRIVATE KEY' | 'PUBLIC KEY', name: string) =>
+  z
+    .string({ error: `${name} or ${name}_FILE is required` })
+    .transform((v) => v.replace(/\\n/g, '\n').trim())
+    .refine((v) => v.includes(`-----BEGIN ${label}-----`) && v.includes(`-----END ${label}-----`), {
+      message: `must be a ${label === 'PRIVATE KEY' ? 'PKCS8' : 'SPKI'} PEM ("-----BEGIN ${label}-----")`,
+    });
+
+export const authEnvSchema = commonEnvSchema.extend({
+  ...authDatabaseEnvSchema.shape,
+  AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  AUTH_RPC_PORT: int(1, 65535).default(DEFAULT_RPC_PORTS.auth),
+  JWT_PRIVATE_KEY: pem('PRIVATE KEY', 'JWT_PRIVATE_KEY'),
+  JWT_PUBLIC_KEY: pem('PUBLIC KEY', 'JWT_PUBLIC_KEY'),
+  SERVER_SECRET: z
+    .string({ error: 'SERVER_SECRET or SERVER_SECRET_FILE is required' })
+    .min(32, 'must be at least 32 characters'),
+  ACCESS_TOKEN_TTL_SECONDS: int(30, 24 * 3600).default(900),
+  REFRESH_TTL_SECONDS: int(60).default(2_592_000),
+  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(10),
+  LOCKOUT_THRESHOLD: int(1, 1000).default(5),
+  LOCKOUT_SECONDS: int(1).default(600),
+  LOGIN_IP_MAX_FAILURES: int(1).default(50),
+  LOGIN_IP_WINDOW_SECONDS: int(1).default(900),
+  // Production defaults are OWASP's Argon2id minimum; tests may go lower to run fast.
+  SECRET_HASH_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
+  SECRET_HASH_ITERATIONS: int(1, 100).default(DEFAULT_SECRET_HASH.iterations),
+  SECRET_HASH_PARALLELISM: int(1, 64).default(DEFAULT_SECRET_HASH.parallelism),
+});
+export type AuthEnv = z.output<typeof authEnvSchema>;
+
+export interface AuthConfig {
+  nodeEnv: AuthEnv['NODE_ENV'];
+  log: { level: string; pretty: boolean };
+  database: { url: string; poolSize: number };
+  redis: { url: string; prefix: string };
+  rpc: RpcTransportConfig;
+  jwt: { privateKeyPem: string; publicKeyPem: string; accessTtlSeconds: number };
+  serverSecret: string;
+  refresh: { ttlSeconds: number; reuseGraceSeconds: number };
+  lockout: { threshold: number; seconds: number };
+  loginIpThrottle: { maxFailures: number; windowSeconds: number };
+  secretHash: SecretHashParams;
+  /** The validated variables, for the masked boot log. */
+  env: AuthEnv;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Fills `NAME` from `NAME_FILE` (Docker/Kubernetes secrets). Unreadable files are reported
+ * together with every other problem, not one at a time.
+ */
+function withFileSecrets(env: Env, names: readonly string[]): { env: Env; problems: string[] } {
+  const out: Env = { ...env };
+  const problems: string[] = [];
+  for (const name of names) {
+    try {
+      out[name] = readSecret(env, name);
+    } catch (error) {
+      const code =
+        typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unreadable';
+      problems.push(`  ${name}_FILE: cannot read the file (${code})`);
+      out[name] = undefined;
+    }
+  }
+  return { env: out, problems };
+}
+
+export const FILE_SECRETS = ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'SERVER_SECRET'] as const;
+
+export function toAuthConfig(env: AuthEnv): AuthConfig {
+  return {
+    nodeEnv: env.NODE_ENV,
+    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
+    database: { url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE },
+    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
+    rpc: {
+      transport: env.RPC_TRANSPORT,
+      natsUrl: env.NATS_URL,
+      host: env.AUTH_RPC_HOST,
+      port: env.AUTH_RPC_PORT,
+    },
+    jwt: {
+      privateKeyPem: env.JWT_PRIVATE_KEY,
+      publicKeyPem: env.JWT_PUBLIC_KEY,
+      accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    },
+    serverSecret: env.SERVER_SECRET,
+    refresh: { ttlSeconds: env.REFRESH_TTL_SECONDS, reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS },
+    lockout: { threshold: env.LOCKOUT_THRESHOLD, seconds: env.LOCKOUT_SECONDS },
+    loginIpThrottle: { maxFailures: env.LOGIN_IP_MAX_FAILURES, windowSeconds: env.LOGIN_IP_WINDOW_SECONDS },
+    secretHash: {
+      memoryKiB: env.SECRET_HASH_MEMORY_KIB,
+      iterations: env.SECRET_HASH_ITERATIONS,
+      parallelism: env.SECRET_HASH_PARALLELISM,
+    },
+    env,
+  };
+}
+
+/** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */
+export function loadAuthConfig(env: Env = process.env): AuthConfig {
+  const resolved = withFileSecrets(env, FILE_SECRETS);
+  try {
+    return toAuthConfig(loadConfig(authEnvSchema, resolved.env));
+  } catch (error) {
+    if (resolved.problems.length === 0 || !(error instanceof Error)) throw error;
+    throw new Error(`${error.message}\n${resolved.problems.join('\n')}`, { cause: error });
+  }
+}
+
+export type AuthDatabaseEnv = z.output<typeof authDatabaseEnvSchema>;
+
+export function loadAuthDatabaseConfig(env: Env = process.env): AuthConfig['database'] {
+  const parsed = loadConfig(authDatabaseEnvSchema, env);
+  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
+}
+
+/** Numeric settings whose names merely contain "SECRET" or "TOKEN": safe to show. */
+const NOT_SECRET = [
+  'ACCESS_TOKEN_TTL_SECONDS',
+  'SECRET_HASH_MEMORY_KIB',
+  'SECRET_HASH_ITERATIONS',
+  'SECRET_HASH_PARALLELISM',
+] as const;
+
+/** The configuration as it may appear in logs: keys, secrets and URL passwords masked. */
+export function describeConfig(config: AuthConfig): Record<string, unknown> {
+  const masked = maskConfig({ ...config.env });
+  for (const key of NOT_SECRET) masked[key] = config.env[key];
+  return masked;
+}

@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+export const SECURITY_EVENT_TYPES = [
+  'signup',
+  'signin_success',
+  'signin_failure',
+  'account_locked',
+  'refresh_reuse',
+  'password_changed',
+  'logout',
+  'session_revoked',
+] as const;
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+
+/** Small, non-secret facts only: never a body, a key, a token or an identifier. */
+export type SecurityEventDetails = Record<string, string | number | boolean | null>;
+
+/** A row of `auth.security_events`. */
+@Entity({ schema: 'auth', name: 'security_events' })
+export class SecurityEventEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid', { name: 'user_id', nullable: true })
+  userId!: string | null;
+
+  @Column('text', { name: 'event_type' })
+  eventType!: SecurityEventType;
+
+  @Column('text', { name: 'ip_address' })
+  ipAddress!: string;
+
+  @Column('text', { name: 'user_agent' })
+  userAgent!: string;
+
+  @Column('jsonb', { default: () => "'{}'" })
+  details!: SecurityEventDetails;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

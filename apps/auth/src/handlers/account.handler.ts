@@ -1,0 +1,28 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AUTH_PATTERNS, changePasswordBodySchema, type MeResponse } from '@vault/contracts';
+import { AccountService } from '../services/account.service';
+import { SessionService } from '../services/session.service';
+import { readAuth, readBody, readContext } from './rpc-request';
+
+@Controller()
+export class AccountHandler {
+  constructor(
+    private readonly account: AccountService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @MessagePattern(AUTH_PATTERNS.me)
+  async me(@Payload() payload: unknown): Promise<MeResponse> {
+    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    return this.account.me(auth);
+  }
+
+  @MessagePattern(AUTH_PATTERNS.changePassword)
+  async changePassword(@Payload() payload: unknown): Promise<null> {
+    const ctx = readContext(payload);
+    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    await this.account.changePassword(auth, readBody(changePasswordBodySchema, payload), ctx);
+    return null;
+  }
+}

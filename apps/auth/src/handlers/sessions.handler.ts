@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AUTH_PATTERNS, sessionIdParamSchema, type SessionListResponse } from '@vault/contracts';
+import { SessionService } from '../services/session.service';
+import { readAuth, readBody, readContext } from './rpc-request';
+
+@Controller()
+export class SessionsHandler {
+  constructor(private readonly sessions: SessionService) {}
+
+  @MessagePattern(AUTH_PATTERNS.listSessions)
+  async list(@Payload() payload: unknown): Promise<SessionListResponse> {
+    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    return this.sessions.list(auth);
+  }
+
+  @MessagePattern(AUTH_PATTERNS.revokeSession)
+  async revoke(@Payload() payload: unknown): Promise<null> {
+    const ctx = readContext(payload);
+    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    await this.sessions.revoke(auth, readBody(sessionIdParamSchema, payload).id, ctx);
+    return null;
+  }
+}

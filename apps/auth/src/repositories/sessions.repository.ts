@@ -1,0 +1,218 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { redisKeys } from '@vault/server-kit';
+import type Redis from 'ioredis';
+import type { Result } from 'ioredis';
+import { AUTH_REDIS } from './connections';
+
+/**
+ * Sessions in Redis. `sess:{sid}` is a hash and is the session: the gateway checks
+ * `EXISTS sess:{sid}` on every call, so a session lives exactly as long as that key (its
+ * expiry is the session's absolute end). The hash also holds the refresh family's state:
+ * the SHA-256 of the current token, of the previous one and when it was rotated.
+ * `user-sess:{userId}` is an index of a user's session ids, pruned lazily.
+ */
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  ip: string;
+  userAgent: string;
+}
+
+export type RotateOutcome =
+  { kind: 'missing' } | { kind: 'rotated' | 'grace' | 'reuse'; userId: string; expiresAt: number };
+
+const PUBLIC_FIELDS = ['userId', 'createdAt', 'lastSeenAt', 'expiresAt', 'ip', 'userAgent'] as const;
+
+/** KEYS: sess, index. ARGV: sid, now, expiresAt, then field/value pairs. */
+const CREATE_LUA = `
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[2])
+local wanted = tonumber(ARGV[3]) - tonumber(ARGV[2])
+if ttl < wanted then redis.call('PEXPIREAT', KEYS[2], ARGV[3]) end
+return 1
+`;
+
+/**
+ * Atomic refresh (compare, rotate, remember the previous hash and when).
+ * KEYS: sess. ARGV: presentedHash, newHash, now, graceMs, ip.
+ * Returns {outcome, userId, expiresAt}. A presented hash that is neither the current one nor
+ * the previous one inside the grace window is reuse: the whole session is deleted.
+ */
+const ROTATE_LUA = `
+local s = redis.call('HMGET', KEYS[1], 'userId', 'refreshHash', 'prevRefreshHash', 'rotatedAt', 'expiresAt')
+if not s[1] then return {'missing'} end
+local now = tonumber(ARGV[3])
+if tonumber(s[5]) <= now then
+  redis.call('DEL', KEYS[1])
+  return {'missing'}
+end
+if s[2] == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'refreshHash', ARGV[2], 'prevRefreshHash', ARGV[1], 'rotatedAt', ARGV[3],
+    'lastSeenAt', ARGV[3], 'ip', ARGV[5])
+  return {'rotated', s[1], s[5]}
+end
+if s[3] and s[3] == ARGV[1] and now - tonumber(s[4]) <= tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[3], 'ip', ARGV[5])
+  return {'grace', s[1], s[5]}
+end
+redis.call('DEL', KEYS[1])
+return {'reuse', s[1], s[5]}
+`;
+
+/** KEYS: sess, index. ARGV: userId, sid. Deletes only the owner's session; 1 when deleted. */
+const REVOKE_OWNED_LUA = `
+if redis.call('HGET', KEYS[1], 'userId') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return 1
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    authSessionCreate(
+      sessKey: string,
+      indexKey: string,
+      ...args: (string | number)[]
+    ): Result<number, Context>;
+    authSessionRotate(sessKey: string, ...args: (string | number)[]): Result<string[], Context>;
+    authSessionRevokeOwned(
+      sessKey: string,
+      indexKey: string,
+      userId: string,
+      sid: string,
+    ): Result<number, Context>;
+  }
+}
+
+@Injectable()
+export class SessionsRepository {
+  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
+    redis.defineCommand('authSessionCreate', { numberOfKeys: 2, lua: CREATE_LUA });
+    redis.defineCommand('authSessionRotate', { numberOfKeys: 1, lua: ROTATE_LUA });
+    redis.defineCommand('authSessionRevokeOwned', { numberOfKeys: 2, lua: REVOKE_OWNED_LUA });
+  }
+
+  async create(session: SessionRecord, refreshHash: string, now: number): Promise<void> {
+    const fields: Record<string, string> = {
+      userId: session.userId,
+      createdAt: String(session.createdAt),
+      lastSeenAt: String(session.lastSeenAt),
+      expiresAt: String(session.expiresAt),
+      ip: session.ip,
+      userAgent: session.userAgent,
+      refreshHash,
+    };
+    await this.redis.authSessionCreate(
+      redisKeys.session(session.id),
+      redisKeys.userSessions(session.userId),
+      session.id,
+      now,
+      session.expiresAt,
+      ...Object.entries(fields).flat(),
+    );
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | null> {
+    const values = await this.redis.hmget(redisKeys.session(sessionId), ...PUBLIC_FIELDS);
+    return toRecord(sessionId, values);
+  }
+
+  async exists(sessionId: string): Promise<boolean> {
+    return (await this.redis.exists(redisKeys.session(sessionId))) === 1;
+  }
+
+  /** The stored current and previous refresh hashes (for logout's token check). */
+  async refreshHashes(sessionId: string): Promise<{ userId: string; hashes: string[] } | null> {
+    const [userId, current, previous] = await this.redis.hmget(
+      redisKeys.session(sessionId),
+      'userId',
+      'refreshHash',
+      'prevRefreshHash',
+    );
+    if (!userId) return null;
+    return { userId, hashes: [current, previous].filter((h): h is string => !!h) };
+  }
+
+  async rotate(
+    sessionId: string,
+    presentedHash: string,
+    newHash: string,
+    now: number,
+    graceMs: number,
+    ip: string,
+  ): Promise<RotateOutcome> {
+    const [kind, userId, expiresAt] = await this.redis.authSessionRotate(
+      redisKeys.session(sessionId),
+      presentedHash,
+      newHash,
+      now,
+      graceMs,
+      ip,
+    );
+    if ((kind === 'rotated' || kind === 'grace' || kind === 'reuse') && userId && expiresAt) {
+      return { kind, userId, expiresAt: Number(expiresAt) };
+    }
+    return { kind: 'missing' };
+  }
+
+  /** Deletes a session that belongs to `userId`; false when it does not exist or is someone else's. */
+  async revokeOwned(userId: string, sessionId: string): Promise<boolean> {
+    const deleted = await this.redis.authSessionRevokeOwned(
+      redisKeys.session(sessionId),
+      redisKeys.userSessions(userId),
+      userId,
+      sessionId,
+    );
+    return deleted === 1;
+  }
+
+  /** Drops a session id from a user's index (after the session key is already gone). */
+  async forget(userId: string, sessionId: string): Promise<void> {
+    await this.redis.srem(redisKeys.userSessions(userId), sessionId);
+  }
+
+  /** The user's live sessions; index entries whose session is gone are pruned. */
+  async listForUser(userId: string): Promise<SessionRecord[]> {
+    const ids = await this.redis.smembers(redisKeys.userSessions(userId));
+    const rows = await Promise.all(
+      ids.map(async (id) => toRecord(id, await this.redis.hmget(redisKeys.session(id), ...PUBLIC_FIELDS))),
+    );
+    const stale = ids.filter((_, i) => rows[i]?.userId !== userId);
+    if (stale.length > 0) await this.redis.srem(redisKeys.userSessions(userId), ...stale);
+    return rows.filter((r): r is SessionRecord => r !== null && r.userId === userId);
+  }
+
+  /** Deletes every session of a user except `keepSessionId`; returns how many were deleted. */
+  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<number> {
+    const ids = (await this.redis.smembers(redisKeys.userSessions(userId))).filter(
+      (id) => id !== keepSessionId,
+    );
+    if (ids.length === 0) return 0;
+    const deleted = await this.redis.del(...ids.map((id) => redisKeys.session(id)));
+    await this.redis.srem(redisKeys.userSessions(userId), ...ids);
+    return deleted;
+  }
+}
+
+function toRecord(id: string, values: (string | null)[]): SessionRecord | null {
+  const [userId, createdAt, lastSeenAt, expiresAt, ip, userAgent] = values;
+  if (!userId || !createdAt || !expiresAt) return null;
+  return {
+    id,
+    userId,
+    createdAt: Number(createdAt),
+    lastSeenAt: Number(lastSeenAt ?? createdAt),
+    expiresAt: Number(expiresAt),
+    ip: ip ?? '',
+    userAgent: userAgent ?? '',
+  };
+}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import type { KdfParamsDto } from '@vault/contracts';
+import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { SecurityEventEntity } from '../entities/security-event.entity';
+import { UserEntity } from '../entities/user.entity';
+import type { NewSecurityEvent } from './security-events.repository';
+
+export type NewUser = Pick<
+  UserEntity,
+  | 'id'
+  | 'username'
+  | 'usernameLower'
+  | 'email'
+  | 'phoneNumber'
+  | 'phoneNormalized'
+  | 'authHash'
+  | 'salt'
+  | 'kdfParams'
+  | 'wrappedVaultKey'
+  | 'recoveryAuthHash'
+  | 'recoveryWrappedVaultKey'
+  | 'lastLoginAt'
+>;
+
+export type InsertUserResult = { ok: true; user: UserEntity } | { ok: false; conflict: 'username' | 'email' };
+
+export interface NewCredentials {
+  authHash: string;
+  salt: string;
+  kdfParams: KdfParamsDto;
+  wrappedVaultKey: string;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const CONFLICT_BY_CONSTRAINT: Record<string, 'username' | 'email'> = {
+  users_username_lower_key: 'username',
+  users_email_key: 'email',
+};
+
+/** Queries on `auth.users`. No product rules here: the services decide. */
+@Injectable()
+export class UsersRepository {
+  private readonly users: Repository<UserEntity>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.users = dataSource.getRepository(UserEntity);
+  }
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** Every account whose username, e-mail or phone equals the identifier (at most a few). */
+  findIdentifierCandidates(lower: string, phone: string | null): Promise<UserEntity[]> {
+    const qb = this.users
+      .createQueryBuilder('u')
+      .where('u.username_lower = :lower OR u.email = :lower', { lower })
+      .limit(5);
+    if (phone !== null) qb.orWhere('u.phone_normalized = :phone', { phone });
+    return qb.getMany();
+  }
+
+  async findTaken(usernameLower: string, email: string): Promise<{ username: boolean; email: boolean }> {
+    const rows = await this.users
+      .createQueryBuilder('u')
+      .select(['u.usernameLower', 'u.email'])
+      .where('u.username_lower = :usernameLower OR u.email = :email', { usernameLower, email })
+      .getMany();
+    return {
+      username: rows.some((r) => r.usernameLower === usernameLower),
+      email: rows.some((r) => r.email === email),
+    };
+  }
+
+  /** Inserts, reporting a unique-key race as a conflict instead of an error. */
+  async insert(user: NewUser): Promise<InsertUserResult> {
+    try {
+      await this.users.insert(user);
+    } catch (error) {
+      const driverError =
+        error instanceof QueryFailedError
+          ? (error.driverError as { code?: string; constraint?: string })
+          : undefined;
+      const conflict =
+        driverError?.code === UNIQUE_VIOLATION
+          ? CONFLICT_BY_CONSTRAINT[driverError.constraint ?? '']
+          : undefined;
+      if (conflict) return { ok: false, conflict };
+      throw error;
+    }
+    const created = await this.users.findOneByOrFail({ id: user.id });
+    return { ok: true, user: created };
+  }
+
+  /** Mirrors the Redis lockout state into the row (read by the admin console). */
+  async setLoginFailures(
+    id: string,
+    failures: number,
+    lock?: { until: Date; reason: string },
+  ): Promise<void> {
+    await this.users.update(
+      { id },
+      lock
+        ? { failedLoginAttempts: failures, lockedUntil: lock.until, lockedReason: lock.reason }
+        : { failedLoginAttempts: failures },
+    );
+  }
+
+  /** A correct key: failures forgotten; `lastLoginAt` set when a session starts. */
+  async clearLoginFailures(id: string, lastLoginAt?: Date): Promise<void> {
+    await this.users.update(
+      { id },
+      {
+        failedLoginAttempts: 0,
+        lockedUntil: null,
+        lockedReason: null,
+        ...(lastLoginAt ? { lastLoginAt } : {}),
+      },
+    );
+  }
+
+  /**
+   * Replaces the credentials and writes the audit row in one transaction. The update only
+   * applies while the stored hash is still `expectedAuthHash`, so two concurrent changes
+   * cannot both win. Returns false when it did not apply.
+   */
+  async replaceCredentials(
+    id: string,
+    expectedAuthHash: string,
+    next: NewCredentials,
+    event: NewSecurityEvent,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({
+          authHash: next.authHash,
+          salt: next.salt,
+          kdfParams: next.kdfParams,
+          wrappedVaultKey: next.wrappedVaultKey,
+        })
+        .where('id = :id AND auth_hash = :expected', { id, expected: expectedAuthHash })
+        .execute();
+      if (result.affected !== 1) return false;
+      await manager.insert(SecurityEventEntity, event);
+      return true;
+    });
+  }
+}

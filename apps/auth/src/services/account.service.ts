@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  ErrorCode,
+  VaultError,
+  type ChangePasswordBody,
+  type MeResponse,
+  type RpcAuth,
+  type RpcContext,
+} from '@vault/contracts';
+import { SecretHasher } from '@vault/server-kit';
+import { toMeResponse } from '../mappers/user.mapper';
+import { UsersRepository } from '../repositories/users.repository';
+import { SecurityEventsService } from './security-events.service';
+import { SessionService } from './session.service';
+
+/** The signed-in user's own account. */
+@Injectable()
+export class AccountService {
+  private readonly logger = new Logger(AccountService.name);
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: SecretHasher,
+    private readonly sessions: SessionService,
+    private readonly events: SecurityEventsService,
+  ) {}
+
+  async me(auth: RpcAuth): Promise<MeResponse> {
+    const user = await this.users.findById(auth.userId);
+    if (!user) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+    return toMeResponse(user);
+  }
+
+  /**
+   * New hash, salt, KDF parameters and wrapped vault key in one transaction (the vault key
+   * itself does not change, crypto-protocol.md "Changing the password"); then every other
+   * session of the user ends. A wrong current key answers 401 and does not count toward
+   * the lockout (the caller is already signed in).
+   */
+  async changePassword(auth: RpcAuth, body: ChangePasswordBody, ctx: RpcContext): Promise<void> {
+    const user = await this.users.findById(auth.userId);
+    if (!user) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+    if (!(await this.hasher.verify(user.authHash, body.currentAuthKey))) {
+      throw new VaultError(ErrorCode.INVALID_CREDENTIALS);
+    }
+    const authHash = await this.hasher.hash(body.authKey);
+    const applied = await this.users.replaceCredentials(
+      user.id,
+      user.authHash,
+      { authHash, salt: body.salt, kdfParams: body.kdfParams, wrappedVaultKey: body.wrappedVaultKey },
+      this.events.build('password_changed', user.id, ctx, { sessionId: auth.sessionId }),
+    );
+    // A concurrent change got there first: the key this request proved is no longer current.
+    if (!applied) throw new VaultError(ErrorCode.INVALID_CREDENTIALS);
+    const revoked = await this.sessions.revokeAllExcept(user.id, auth.sessionId);
+    this.logger.log(`Password changed: user ${user.id}, ${revoked} other session(s) revoked`);
+  }
+}

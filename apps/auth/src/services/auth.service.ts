@@ -1,0 +1,191 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  DEFAULT_KDF_PARAMS,
+  ErrorCode,
+  VaultError,
+  type AuthResponse,
+  type LoginBody,
+  type PreloginBody,
+  type PreloginResponse,
+  type RefreshResponse,
+  type Requires2faResponse,
+  type RpcContext,
+  type SignupBody,
+  type WithRefresh,
+} from '@vault/contracts';
+import { SecretHasher } from '@vault/server-kit';
+import { randomUUID } from 'node:crypto';
+import type { AuthConfig } from '../config/auth.config';
+import type { UserEntity } from '../entities/user.entity';
+import { toUserDto } from '../mappers/user.mapper';
+import { AUTH_CONFIG } from '../repositories/connections';
+import { UsersRepository } from '../repositories/users.repository';
+import { fakeSalt, unknownIdentifierSubject } from './fake-salt';
+import { normalizePhone, pickIdentifierMatch, toIdentifierLookup } from './identifier';
+import { LoginGuardService } from './login-guard.service';
+import { SecurityEventsService } from './security-events.service';
+import { SessionService } from './session.service';
+import { TokenService } from './token.service';
+
+export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
+
+const AUTO_LOCK_REASON = 'Too many failed login attempts';
+
+/** Accounts' front door: prelogin, sign-up, sign-in, refresh, sign-out. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+    private readonly users: UsersRepository,
+    private readonly hasher: SecretHasher,
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionService,
+    private readonly guard: LoginGuardService,
+    private readonly events: SecurityEventsService,
+  ) {}
+
+  /** The account's salt and KDF parameters, or a stable fake: the answer never tells them apart. */
+  async prelogin(body: PreloginBody): Promise<PreloginResponse> {
+    const user = await this.findByIdentifier(body.identifier);
+    if (user) return { salt: user.salt, kdfParams: user.kdfParams };
+    return { salt: fakeSalt(this.config.serverSecret, body.identifier), kdfParams: DEFAULT_KDF_PARAMS };
+  }
+
+  async signup(body: SignupBody, ctx: RpcContext): Promise<WithRefresh<AuthResponse>> {
+    const usernameLower = body.username.toLowerCase();
+    const email = body.email.toLowerCase();
+    const taken = await this.users.findTaken(usernameLower, email);
+    if (taken.username) throw new VaultError(ErrorCode.USERNAME_TAKEN);
+    if (taken.email) throw new VaultError(ErrorCode.EMAIL_TAKEN);
+
+    const [authHash, recoveryAuthHash] = await Promise.all([
+      this.hasher.hash(body.authKey),
+      body.recovery ? this.hasher.hash(body.recovery.recoveryAuth) : Promise.resolve(null),
+    ]);
+    const now = new Date();
+    const inserted = await this.users.insert({
+      id: randomUUID(),
+      username: body.username,
+      usernameLower,
+      email,
+      phoneNumber: body.phoneNumber,
+      phoneNormalized: normalizePhone(body.phoneNumber),
+      authHash,
+      salt: body.salt,
+      kdfParams: body.kdfParams,
+      wrappedVaultKey: body.wrappedVaultKey,
+      recoveryAuthHash,
+      recoveryWrappedVaultKey: body.recovery?.recoveryWrappedVaultKey ?? null,
+      lastLoginAt: now,
+    });
+    if (!inserted.ok) {
+      // Lost a race with a concurrent sign-up for the same name or address.
+      throw new VaultError(
+        inserted.conflict === 'username' ? ErrorCode.USERNAME_TAKEN : ErrorCode.EMAIL_TAKEN,
+      );
+    }
+    const user = inserted.user;
+    await this.events.record('signup', user.id, ctx, { recoveryKey: body.recovery !== undefined });
+    this.logger.log(`Account created: user ${user.id}`);
+    return this.startSession(user, ctx, now.getTime());
+  }
+
+  /**
+   * Sign-in. Order: per-IP throttle, lock check (a locked account refuses even the right
+   * key), key check (a dummy verify for unknown identifiers, so timing does not tell them
+   * apart), then the failure bookkeeping or a new session.
+   */
+  async login(body: LoginBody, ctx: RpcContext): Promise<LoginResult> {
+    await this.guard.assertIpAllowed(ctx.ip);
+    const user = await this.findByIdentifier(body.identifier);
+    const subject = user
+      ? LoginGuardService.accountSubject(user.id)
+      : unknownIdentifierSubject(this.config.serverSecret, body.identifier);
+    const userId = user?.id ?? null;
+
+    const lockedMs = await this.guard.lockRemainingMs(subject, user?.lockedUntil ?? null);
+    if (lockedMs > 0) {
+      await this.guard.recordIpFailure(ctx.ip);
+      await this.events.record('signin_failure', userId, ctx, { reason: 'locked' });
+      throw this.guard.lockedError(lockedMs);
+    }
+
+    const valid = user
+      ? await this.hasher.verify(user.authHash, body.authKey)
+      : await this.hasher.verifyDummy(body.authKey);
+    if (!user || !valid) return this.failLogin(user, subject, ctx);
+
+    await this.guard.clearFailures(subject);
+    if (user.twoFactorEnabled) {
+      // The key was right; the session starts only after the second factor (a later issue).
+      await this.users.clearLoginFailures(user.id);
+      return { body: { requires2FA: true } };
+    }
+    const now = Date.now();
+    await this.users.clearLoginFailures(user.id, new Date(now));
+    await this.events.record('signin_success', user.id, ctx);
+    return this.startSession(user, ctx, now);
+  }
+
+  async refresh(refreshToken: string, ctx: RpcContext): Promise<WithRefresh<RefreshResponse>> {
+    const rotated = await this.sessions.rotate(refreshToken, ctx);
+    const user = await this.users.findById(rotated.userId);
+    if (!user) {
+      await this.sessions.drop(rotated.userId, rotated.sessionId);
+      throw new VaultError(ErrorCode.REFRESH_INVALID);
+    }
+    const access = await this.tokens.sign({ userId: user.id, sessionId: rotated.sessionId, role: user.role });
+    return rotated.refresh ? { body: { access }, refresh: rotated.refresh } : { body: { access } };
+  }
+
+  logout(ctx: RpcContext, refreshToken?: string): Promise<void> {
+    return this.sessions.logout(ctx, refreshToken);
+  }
+
+  private async failLogin(user: UserEntity | null, subject: string, ctx: RpcContext): Promise<never> {
+    await this.guard.recordIpFailure(ctx.ip);
+    const failure = await this.guard.recordFailure(subject);
+    const userId = user?.id ?? null;
+    await this.events.record('signin_failure', userId, ctx, { reason: user ? 'bad_key' : 'unknown_user' });
+    if (user) {
+      const lock = failure.lockedNow
+        ? { until: new Date(Date.now() + failure.remainingMs), reason: AUTO_LOCK_REASON }
+        : undefined;
+      // 0 failures reported means a concurrent failure locked it first: keep the row as it is.
+      if (failure.failures > 0) await this.users.setLoginFailures(user.id, failure.failures, lock);
+      if (failure.lockedNow) {
+        await this.events.record('account_locked', user.id, ctx, {
+          failedAttempts: failure.failures,
+          lockSeconds: this.config.lockout.seconds,
+        });
+        this.logger.warn(`Account locked after ${failure.failures} failed sign-ins: user ${user.id}`);
+      }
+    }
+    if (failure.locked) throw this.guard.lockedError(failure.remainingMs);
+    throw new VaultError(ErrorCode.INVALID_CREDENTIALS);
+  }
+
+  private async startSession(
+    user: UserEntity,
+    ctx: RpcContext,
+    now: number,
+  ): Promise<WithRefresh<AuthResponse>> {
+    const session = await this.sessions.start(user.id, ctx, now);
+    const access = await this.tokens.sign(
+      { userId: user.id, sessionId: session.sessionId, role: user.role },
+      Math.floor(now / 1000),
+    );
+    return {
+      body: { access, user: toUserDto(user), wrappedVaultKey: user.wrappedVaultKey },
+      refresh: session.refresh,
+    };
+  }
+
+  private async findByIdentifier(identifier: string): Promise<UserEntity | null> {
+    const lookup = toIdentifierLookup(identifier);
+    const candidates = await this.users.findIdentifierCandidates(lookup.lower, lookup.phone);
+    return pickIdentifierMatch(candidates, lookup) ?? null;
+  }
+}
