@@ -23,7 +23,7 @@ runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
 
 await withEphemeralStack(
   'bench',
-  { RATE_LIMIT_AUTH_PER_MINUTE: '10000000', RATE_LIMIT_API_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' },
+  { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
   async ({ baseUrl, env }) => {
     runBench('signin.bench.mjs', [
       '--base',
