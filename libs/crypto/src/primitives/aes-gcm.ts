@@ -1,0 +1,93 @@
+/**
+ * HAZARDOUS: raw AES-256-GCM on WebCrypto. The caller owns IV uniqueness and the AAD; protocol code goes
+ * through seal.ts / file-stream.ts instead.
+ */
+import { VaultCryptoError, badInput } from '../errors';
+import { isBytes } from '../encoding';
+import { IV_BYTES, KEY_BYTES, TAG_BYTES, ownBytes, requireBytes } from '../validate';
+import { errorName, subtle } from './subtle';
+
+export type AesKeyInput = CryptoKey | Uint8Array;
+type AesUsage = 'encrypt' | 'decrypt';
+
+export function isAesGcmKey(value: unknown): value is CryptoKey {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Object.prototype.toString.call(value) !== '[object CryptoKey]') return false;
+  const k = value as CryptoKey;
+  const alg = k.algorithm as Partial<AesKeyAlgorithm> | undefined;
+  return k.type === 'secret' && alg?.name === 'AES-GCM' && alg.length === KEY_BYTES * 8;
+}
+
+/** Imports 32 raw bytes as an AES-256-GCM key (non-extractable unless asked). */
+export async function importAesGcmKey(
+  raw: Uint8Array,
+  usages: readonly AesUsage[],
+  what = 'key',
+  extractable = false,
+): Promise<CryptoKey> {
+  requireBytes(raw, what, KEY_BYTES);
+  return subtle().importKey('raw', ownBytes(raw), { name: 'AES-GCM', length: 256 }, extractable, [...usages]);
+}
+
+/** A CryptoKey (checked to be AES-256-GCM with the usage) or 32 raw bytes (imported, non-extractable). */
+export async function resolveAesKey(key: unknown, usage: AesUsage, what = 'key'): Promise<CryptoKey> {
+  if (isBytes(key)) return importAesGcmKey(key, [usage], what);
+  if (!isAesGcmKey(key)) throw badInput(`${what} must be an AES-256-GCM CryptoKey or 32 raw bytes`);
+  if (!key.usages.includes(usage))
+    throw badInput(`${what} is not allowed to ${usage} (usages: ${key.usages.join(', ')})`);
+  return key;
+}
+
+/** Returns ciphertext || 16-byte tag. */
+export async function aesGcmEncrypt(
+  key: CryptoKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  plaintext: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  requireBytes(iv, 'iv', IV_BYTES);
+  try {
+    const ct = await subtle().encrypt(
+      { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 },
+      key,
+      ownBytes(plaintext),
+    );
+    return new Uint8Array(ct);
+  } catch (e) {
+    throw badInput(`AES-GCM encryption refused by WebCrypto (${errorName(e)})`, e);
+  }
+}
+
+/**
+ * Authenticates and decrypts ciphertext || tag. WebCrypto releases no plaintext unless the tag verifies.
+ * `context` names what was being opened in the error message (never secret).
+ */
+export async function aesGcmDecrypt(
+  key: CryptoKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  ciphertextAndTag: Uint8Array,
+  context: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  requireBytes(iv, 'iv', IV_BYTES);
+  if (ciphertextAndTag.length < TAG_BYTES) {
+    throw new VaultCryptoError('BAD_FORMAT', `${context}: ciphertext is shorter than the 16-byte tag`);
+  }
+  try {
+    const pt = await subtle().decrypt(
+      { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 },
+      key,
+      ownBytes(ciphertextAndTag),
+    );
+    return new Uint8Array(pt);
+  } catch (e) {
+    if (errorName(e) === 'OperationError') {
+      throw new VaultCryptoError(
+        'DECRYPT_FAILED',
+        `${context}: decryption failed (wrong key, wrong item/field, or the bytes were altered)`,
+        { cause: e },
+      );
+    }
+    throw badInput(`${context}: AES-GCM decryption refused by WebCrypto (${errorName(e)})`, e);
+  }
+}
