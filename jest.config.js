@@ -4,7 +4,16 @@ const { compilerOptions } = require('./tsconfig.base.json');
 
 const base = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
+    // ESM-only dependencies (content-disposition 3, loaded by @fastify/static) are compiled to
+    // CommonJS for Jest, which cannot load ESM from require() on Node 20.
+    '^.+/node_modules/(content-disposition)/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: '<rootDir>/tsconfig.jest-esm.json' },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],

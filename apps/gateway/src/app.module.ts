@@ -1,0 +1,74 @@
+import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ClientProxyFactory } from '@nestjs/microservices';
+import { rpcClientOptions } from '@vault/server-kit';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { JwtAuthGuard } from './auth/jwt-auth.guard';
+import { JwtVerifier } from './auth/jwt-verifier';
+import { RefreshCookies } from './auth/refresh-cookie';
+import { SessionLiveness } from './auth/session-liveness';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
+import { HttpExceptionFilter } from './errors/http-exception.filter';
+import { LOGGER } from './logging/logger.token';
+import { AUTH_RPC, AuthRpcClient } from './proxy/auth-rpc.client';
+import { REDIS } from './redis/redis.token';
+import { AuthController } from './routes/auth/auth.controller';
+import { HealthController } from './routes/health/health.controller';
+import { HealthService } from './routes/health/health.service';
+import { RateLimitGuard } from './security/rate-limit.guard';
+import { RateLimiter } from './security/rate-limiter';
+
+export interface GatewayModuleOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Connected by the bootstrap (connectRedis), closed with the app. */
+  redis: Redis;
+}
+
+@Injectable()
+class RedisLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, logger, redis }: GatewayModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [AuthController, HealthController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: REDIS, useValue: redis },
+        RedisLifecycle,
+        {
+          provide: AUTH_RPC,
+          useFactory: () =>
+            ClientProxyFactory.create(
+              rpcClientOptions('auth', {
+                transport: config.rpc.transport,
+                natsUrl: config.rpc.natsUrl,
+                host: config.auth.host,
+                port: config.auth.port,
+              }),
+            ),
+        },
+        AuthRpcClient,
+        { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
+        SessionLiveness,
+        RefreshCookies,
+        RateLimiter,
+        HealthService,
+        // Global guards run in this order: who is calling first, so limits count per user.
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+      ],
+    };
+  }
+}

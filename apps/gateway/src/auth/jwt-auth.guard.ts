@@ -1,0 +1,52 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ErrorCode, VaultError, type RpcAuth } from '@vault/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AUTH_MODE, type AuthMode } from './auth.decorators';
+import { bearerToken, JwtVerifier } from './jwt-verifier';
+import { SessionLiveness } from './session-liveness';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling, set by JwtAuthGuard once the token and the session check out. */
+    auth?: RpcAuth;
+  }
+}
+
+/**
+ * Global guard: bearer JWT (EdDSA, aud/iss/exp/iat), then session liveness in Redis. Missing
+ * or bad token: 401 UNAUTHENTICATED; valid token of an ended session: 401 SESSION_REVOKED.
+ */
+@Injectable()
+export class JwtAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: JwtVerifier,
+    private readonly sessions: SessionLiveness,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const mode =
+      this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? 'required';
+    if (mode === 'public') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    try {
+      request.auth = await this.authenticate(request);
+    } catch (error) {
+      if (mode === 'optional' && error instanceof VaultError && error.status === 401) return true;
+      throw error;
+    }
+    return true;
+  }
+
+  private async authenticate(request: FastifyRequest): Promise<RpcAuth> {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+    const auth = await this.verifier.verify(token);
+    if (!(await this.sessions.isLive(auth.sessionId))) throw new VaultError(ErrorCode.SESSION_REVOKED);
+    return auth;
+  }
+}

@@ -1,0 +1,156 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { ErrorCode, VaultError } from '@vault/contracts';
+import { SignJWT } from 'jose';
+import { bearerToken, JwtVerifier } from './jwt-verifier';
+
+const ed = generateKeyPairSync('ed25519');
+const publicPem = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const other = generateKeyPairSync('ed25519');
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+
+const userId = randomUUID();
+const sessionId = randomUUID();
+const now = () => Math.floor(Date.now() / 1000);
+
+interface Claims {
+  sid?: unknown;
+  role?: unknown;
+  sub?: string;
+  aud?: string;
+  iss?: string;
+  iat?: number;
+  exp?: number;
+}
+
+function claims(overrides: Claims = {}): Record<string, unknown> {
+  return {
+    sub: userId,
+    sid: sessionId,
+    role: 'user',
+    aud: 'vault',
+    iss: 'vault-auth',
+    iat: now(),
+    exp: now() + 900,
+    ...overrides,
+  };
+}
+
+function sign(payload: Record<string, unknown>, key = ed.privateKey, alg = 'EdDSA'): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function refusal(verifier: JwtVerifier, token: string): Promise<VaultError> {
+  try {
+    await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof VaultError) return error;
+    throw error;
+  }
+  throw new Error('expected the token to be refused');
+}
+
+describe(JwtVerifier.name, () => {
+  let verifier: JwtVerifier;
+  beforeAll(async () => {
+    verifier = await JwtVerifier.fromPem(publicPem);
+  });
+
+  it('accepts a valid EdDSA token and returns the caller for the RpcContext', async () => {
+    await expect(verifier.verify(await sign(claims({ role: 'admin' })))).resolves.toEqual({
+      userId,
+      sessionId,
+      role: 'admin',
+    });
+  });
+
+  it('refuses a token whose signature was tampered with', async () => {
+    const token = await sign(claims());
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const flipped = `${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`;
+    expect((await refusal(verifier, `${h}.${p}.${flipped}`)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses a token whose payload was changed after signing', async () => {
+    const token = await sign(claims());
+    const [h, , s] = token.split('.') as [string, string, string];
+    const forged = b64(claims({ role: 'super_admin' }));
+    expect((await refusal(verifier, `${h}.${forged}.${s}`)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses an unsigned token (alg: none)', async () => {
+    const token = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`;
+    expect((await refusal(verifier, token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses an HS256 token signed with the public key bytes as the HMAC secret', async () => {
+    const token = await sign(claims(), new TextEncoder().encode(publicPem) as never, 'HS256');
+    expect((await refusal(verifier, token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses a valid signature of another algorithm (ES256)', async () => {
+    const token = await sign(claims(), ec.privateKey, 'ES256');
+    expect((await refusal(verifier, token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses a token signed by another Ed25519 key', async () => {
+    expect((await refusal(verifier, await sign(claims(), other.privateKey))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('refuses a wrong audience', async () => {
+    expect((await refusal(verifier, await sign(claims({ aud: 'other-app' })))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('refuses a wrong issuer', async () => {
+    expect((await refusal(verifier, await sign(claims({ iss: 'someone-else' })))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('refuses an expired token', async () => {
+    const token = await sign(claims({ iat: now() - 1000, exp: now() - 60 }));
+    expect((await refusal(verifier, token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses a token issued in the future or without exp', async () => {
+    expect((await refusal(verifier, await sign(claims({ iat: now() + 600, exp: now() + 1500 })))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+    const { exp: _exp, ...noExp } = claims();
+    expect((await refusal(verifier, await sign(noExp))).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('refuses a token without a session id or with an unknown role', async () => {
+    const { sid: _sid, ...noSid } = claims();
+    expect((await refusal(verifier, await sign(noSid))).code).toBe(ErrorCode.UNAUTHENTICATED);
+    expect((await refusal(verifier, await sign(claims({ role: 'root' })))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('refuses garbage', async () => {
+    for (const token of ['', 'abc', 'a.b', 'a.b.c.d', '💥.💥.💥', 'x'.repeat(5000)]) {
+      expect((await refusal(verifier, token)).status).toBe(401);
+    }
+  });
+});
+
+describe('bearerToken', () => {
+  it('reads the token of a Bearer header, case-insensitively', () => {
+    expect(bearerToken('Bearer abc.def.ghi')).toBe('abc.def.ghi');
+    expect(bearerToken('bearer abc.def.ghi')).toBe('abc.def.ghi');
+  });
+
+  it('ignores other schemes and malformed headers', () => {
+    expect(bearerToken(undefined)).toBeUndefined();
+    expect(bearerToken('Basic dXNlcjpwYXNz')).toBeUndefined();
+    expect(bearerToken('Bearer')).toBeUndefined();
+    expect(bearerToken('Bearer a b')).toBeUndefined();
+    expect(bearerToken(['Bearer a', 'Bearer b'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describeConfig, loadGatewayConfig } from './gateway.config';
+
+const publicPem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+describe('loadGatewayConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      auth: { host: '127.0.0.1', port: 4001 },
+      serveStatic: true,
+      trustProxy: false,
+      corsOrigins: [],
+      cookieSecure: 'auto',
+      rateLimit: { authPerMinute: 30, apiPerMinute: 600 },
+      bodyLimitBytes: 1_153_434,
+      rpc: { transport: 'tcp', timeoutMs: 10_000 },
+      redis: { url: 'redis://127.0.0.1:6379', prefix: 'vault:' },
+    });
+    expect(config.webRoot).toBeUndefined();
+  });
+
+  it('accepts a PEM written on one line with literal \\n', () => {
+    const config = loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem.trim().replace(/\n/g, '\\n') });
+    expect(config.jwtPublicKey).toBe(publicPem.trim());
+  });
+
+  it('parses CORS origins, TRUST_PROXY and booleans', () => {
+    const config = loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicPem,
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      TRUST_PROXY: 'true',
+      SERVE_STATIC: 'false',
+    });
+    expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(config.trustProxy).toBe(true);
+    expect(config.serveStatic).toBe(false);
+    expect(
+      loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, TRUST_PROXY: '10.0.0.0/8,loopback' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', 'loopback']);
+  });
+
+  it('lists every problem at once, the missing key included', () => {
+    let message = '';
+    try {
+      loadGatewayConfig({
+        RATE_LIMIT_AUTH_PER_MINUTE: 'lots',
+        CORS_ORIGINS: 'https://x.com/path',
+        COOKIE_SECURE: 'yes',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration:/);
+    for (const line of [
+      'RATE_LIMIT_AUTH_PER_MINUTE: must be a number',
+      'CORS_ORIGINS: not an origin',
+      'COOKIE_SECURE:',
+      'JWT_PUBLIC_KEY: required',
+    ]) {
+      expect(message).toContain(line);
+    }
+  });
+
+  it('refuses a key that is not an Ed25519 SPKI PEM', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    });
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: rsa.toString() })).toThrow(
+      /must be an Ed25519 public key/,
+    );
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: 'secret' })).toThrow(/must be an Ed25519 public key/);
+  });
+
+  it('never puts the key or a Redis password in what is logged', () => {
+    const config = loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicPem,
+      REDIS_URL: 'redis://user:s3cret@redis:6379',
+    });
+    const logged = JSON.stringify(describeConfig(config));
+    expect(logged).not.toContain('BEGIN PUBLIC KEY');
+    expect(logged).not.toContain('s3cret');
+  });
+});

@@ -1,0 +1,183 @@
+import { createPublicKey } from 'node:crypto';
+import { commonEnvSchema, DEFAULT_RPC_PORTS, loadConfig, readSecret } from '@vault/server-kit';
+import { z } from 'zod';
+
+/**
+ * The gateway's configuration, validated once at boot (docs/conventions.md #5). Nothing
+ * outside this folder reads `process.env`; every variable is documented in the README.
+ */
+
+const bool = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number({ error: 'must be a number' }).int().min(min).max(max).default(fallback);
+
+/**
+ * `false`; `true`: the peer that connects is the proxy and its X-Forwarded-For entry is the
+ * client (one hop, what nginx or an ingress in front gives); or a comma-separated list of
+ * proxy addresses/CIDRs (`10.0.0.0/8,loopback`) trusted along the X-Forwarded-For chain.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((v, ctx): false | true | string[] => {
+    const value = v.trim();
+    if (value === '' || value.toLowerCase() === 'false') return false;
+    if (value.toLowerCase() === 'true') return true;
+    const list = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (
+      list.every(
+        (s) => /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(s) || /^(loopback|linklocal|uniquelocal)$/.test(s),
+      )
+    ) {
+      return list;
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be false, true, or a list of proxy addresses/CIDRs' });
+    return z.NEVER;
+  });
+
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const origins = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+        ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${origin}` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  });
+
+export const gatewayEnvSchema = commonEnvSchema.extend({
+  GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_PORT: int(8080, 0, 65535),
+  AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  AUTH_RPC_PORT: int(DEFAULT_RPC_PORTS.auth, 1, 65535),
+  WEB_ROOT: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  SERVE_STATIC: bool('true'),
+  TRUST_PROXY: trustProxy,
+  CORS_ORIGINS: corsOrigins,
+  COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
+  RATE_LIMIT_AUTH_PER_MINUTE: int(30, 1, 1_000_000),
+  RATE_LIMIT_API_PER_MINUTE: int(600, 1, 1_000_000),
+  BODY_LIMIT_BYTES: int(1_153_434, 1024, 1024 * 1024 * 1024),
+  RPC_TIMEOUT_MS: int(10_000, 100, 600_000),
+});
+
+export type CookieSecureMode = 'auto' | 'always' | 'never';
+
+export interface GatewayConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: string;
+  logPretty: boolean;
+  host: string;
+  port: number;
+  redis: { url: string; prefix: string };
+  rpc: { transport: 'tcp' | 'nats'; natsUrl: string; timeoutMs: number };
+  auth: { host: string; port: number };
+  /** SPKI PEM of the Ed25519 key that verifies access tokens. */
+  jwtPublicKey: string;
+  /** Folder of the built web app; undefined means the built-in placeholder page. */
+  webRoot?: string;
+  serveStatic: boolean;
+  /** false; true (one proxy in front); or the proxy addresses/CIDRs whose X-Forwarded-For is trusted. */
+  trustProxy: false | true | string[];
+  corsOrigins: string[];
+  cookieSecure: CookieSecureMode;
+  rateLimit: { authPerMinute: number; apiPerMinute: number };
+  bodyLimitBytes: number;
+}
+
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+function readPublicKey(env: Record<string, string | undefined>): string {
+  let pem: string | undefined;
+  try {
+    pem = readSecret(env, 'JWT_PUBLIC_KEY');
+  } catch (error) {
+    throw new Error(`  JWT_PUBLIC_KEY_FILE: cannot be read (${(error as Error).message})`);
+  }
+  if (!pem) {
+    throw new Error(
+      '  JWT_PUBLIC_KEY: required (SPKI PEM of the Ed25519 access-token key), or JWT_PUBLIC_KEY_FILE',
+    );
+  }
+  // Env files often carry PEMs on one line with literal "\n".
+  const normalised = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+  let type: string | undefined;
+  try {
+    type = createPublicKey(normalised).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== 'ed25519') {
+    throw new Error('  JWT_PUBLIC_KEY: must be an Ed25519 public key in SPKI PEM form');
+  }
+  return normalised.trim();
+}
+
+/** Reads and validates the environment; throws one error listing every problem. */
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const problems: string[] = [];
+  let e: z.output<typeof gatewayEnvSchema> | undefined;
+  let jwtPublicKey = '';
+  try {
+    e = loadConfig(gatewayEnvSchema, env);
+  } catch (error) {
+    problems.push(...(error as Error).message.split('\n').slice(1));
+  }
+  try {
+    jwtPublicKey = readPublicKey(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (!e || problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY,
+    host: e.GATEWAY_HOST,
+    port: e.GATEWAY_PORT,
+    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    rpc: { transport: e.RPC_TRANSPORT, natsUrl: e.NATS_URL, timeoutMs: e.RPC_TIMEOUT_MS },
+    auth: { host: e.AUTH_RPC_HOST, port: e.AUTH_RPC_PORT },
+    jwtPublicKey,
+    webRoot: e.WEB_ROOT,
+    serveStatic: e.SERVE_STATIC,
+    trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
+    cookieSecure: e.COOKIE_SECURE,
+    rateLimit: { authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE, apiPerMinute: e.RATE_LIMIT_API_PER_MINUTE },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}
+
+/** What is safe to log at boot: no key material, no URL passwords. */
+export function describeConfig(config: GatewayConfig): Record<string, unknown> {
+  const { jwtPublicKey: _key, redis, ...rest } = config;
+  return {
+    ...rest,
+    redis: { url: redis.url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@'), prefix: redis.prefix },
+  };
+}

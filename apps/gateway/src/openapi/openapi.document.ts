@@ -1,0 +1,402 @@
+import {
+  authKeySchema,
+  authResponseSchema,
+  changePasswordBodySchema,
+  EMAIL_RE,
+  ERROR_INFO,
+  ErrorCode,
+  kdfParamsSchema,
+  loginBodySchema,
+  meResponseSchema,
+  PHONE_RE,
+  preloginBodySchema,
+  preloginResponseSchema,
+  REFRESH_COOKIE,
+  refreshResponseSchema,
+  requires2faResponseSchema,
+  saltSchema,
+  sealedKey,
+  sessionIdParamSchema,
+  sessionListResponseSchema,
+  SIGNUP_LIMITS,
+  signupBodySchema,
+  USERNAME_RE,
+} from '@vault/contracts';
+import { z } from 'zod';
+import { healthResponseSchema, liveResponseSchema } from '../routes/health/health.schema';
+
+/**
+ * The OpenAPI 3.1 document, built from the contracts' zod schemas (docs/conventions.md #3:
+ * one schema, many users). Request bodies use the schemas' input side, answers their output
+ * side. The route table below must match the controllers; a unit test holds them together.
+ */
+
+type JsonSchema = Record<string, unknown>;
+type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Security = 'bearer' | 'optional-bearer' | 'refresh-cookie' | 'none';
+
+interface Success {
+  status: number;
+  description: string;
+  schema?: string | string[];
+  setsCookie?: boolean;
+  clearsCookie?: boolean;
+}
+
+export interface RouteDoc {
+  method: HttpMethod;
+  /** Full path as clients call it, OpenAPI style (`{id}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'auth' | 'health';
+  security: Security;
+  rateLimit: 'auth' | 'api' | 'none';
+  body?: string;
+  params?: z.ZodType;
+  success: Success[];
+  errors: ErrorCode[];
+}
+
+const E = ErrorCode;
+
+/** Every route the gateway serves under /api (docs excluded). */
+export const ROUTES: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/auth/prelogin',
+    operationId: 'prelogin',
+    summary: 'KDF salt and parameters for an identifier (a stable fake for unknown ones)',
+    tag: 'auth',
+    security: 'none',
+    rateLimit: 'auth',
+    body: 'PreloginBody',
+    success: [{ status: 200, description: 'Salt and KDF parameters', schema: 'PreloginResponse' }],
+    errors: [E.VALIDATION_FAILED],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/signup',
+    operationId: 'signup',
+    summary: 'Create an account; starts a session',
+    tag: 'auth',
+    security: 'none',
+    rateLimit: 'auth',
+    body: 'SignupBody',
+    success: [
+      { status: 201, description: 'Account created, signed in', schema: 'AuthResponse', setsCookie: true },
+    ],
+    errors: [E.VALIDATION_FAILED, E.USERNAME_TAKEN, E.EMAIL_TAKEN],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/login',
+    operationId: 'login',
+    summary: 'Sign in with identifier and authKey (and a TOTP code when 2FA is on)',
+    tag: 'auth',
+    security: 'none',
+    rateLimit: 'auth',
+    body: 'LoginBody',
+    success: [
+      {
+        status: 200,
+        description: 'Signed in (refresh cookie set), or a second factor is needed (no token, no cookie)',
+        schema: ['AuthResponse', 'Requires2faResponse'],
+        setsCookie: true,
+      },
+    ],
+    errors: [E.VALIDATION_FAILED, E.INVALID_CREDENTIALS, E.EMERGENCY_VERIFICATION_REQUIRED, E.ACCOUNT_LOCKED],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/refresh',
+    operationId: 'refresh',
+    summary: 'A new access token from the refresh cookie; the cookie rotates',
+    tag: 'auth',
+    security: 'refresh-cookie',
+    rateLimit: 'auth',
+    success: [
+      {
+        status: 200,
+        description: 'New access token; a rotated cookie unless within the grace window',
+        schema: 'RefreshResponse',
+        setsCookie: true,
+      },
+    ],
+    errors: [E.UNAUTHENTICATED, E.REFRESH_INVALID, E.REFRESH_REUSED],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/logout',
+    operationId: 'logout',
+    summary: 'End the session of the refresh cookie (and of the bearer token, if valid); clears the cookie',
+    tag: 'auth',
+    security: 'optional-bearer',
+    rateLimit: 'api',
+    success: [{ status: 204, description: 'Signed out, cookie cleared', clearsCookie: true }],
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/me',
+    operationId: 'me',
+    summary: 'The signed-in user and the material to unlock the vault',
+    tag: 'auth',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'The caller', schema: 'MeResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/change-password',
+    operationId: 'changePassword',
+    summary: 'Replace the authKey and the wrapped vault key; other sessions are revoked',
+    tag: 'auth',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'ChangePasswordBody',
+    success: [{ status: 204, description: 'Changed' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.INVALID_CREDENTIALS],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/sessions',
+    operationId: 'listSessions',
+    summary: "The caller's own sessions (devices)",
+    tag: 'auth',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Sessions', schema: 'SessionListResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'delete',
+    path: '/api/auth/sessions/{id}',
+    operationId: 'revokeSession',
+    summary: "End one of the caller's sessions",
+    tag: 'auth',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: sessionIdParamSchema,
+    success: [{ status: 204, description: 'Session ended' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'get',
+    path: '/api/health',
+    operationId: 'health',
+    summary: 'Readiness: every dependency answers within 2 s',
+    tag: 'health',
+    security: 'none',
+    rateLimit: 'api',
+    success: [
+      { status: 200, description: 'All services ok', schema: 'HealthResponse' },
+      {
+        status: 503,
+        description: 'Degraded: the services that did not answer are "down"',
+        schema: 'HealthResponse',
+      },
+    ],
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/health/live',
+    operationId: 'live',
+    summary: 'Liveness: the gateway process answers',
+    tag: 'health',
+    security: 'none',
+    rateLimit: 'none',
+    success: [{ status: 200, description: 'Alive', schema: 'LiveResponse' }],
+    errors: [],
+  },
+];
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/**
+ * The sign-up schema checks its fields in the spec's order inside one refinement, which JSON
+ * Schema cannot see; the documented properties are the contract's own field schemas.
+ */
+function signupSchema(): JsonSchema {
+  const schema = jsonSchema(signupBodySchema, 'input');
+  const props = schema.properties as Record<string, JsonSchema>;
+  props.username = {
+    ...props.username,
+    minLength: SIGNUP_LIMITS.usernameMin,
+    maxLength: SIGNUP_LIMITS.usernameMax,
+    pattern: USERNAME_RE.source,
+  };
+  props.email = { ...props.email, pattern: EMAIL_RE.source, description: 'Stored lower-cased' };
+  props.phoneNumber = { ...props.phoneNumber, pattern: PHONE_RE.source };
+  props.authKey = jsonSchema(authKeySchema, 'input');
+  props.salt = jsonSchema(saltSchema, 'input');
+  props.kdfParams = jsonSchema(kdfParamsSchema, 'input');
+  props.wrappedVaultKey = jsonSchema(sealedKey(), 'input');
+  return schema;
+}
+
+const errorBodySchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    error: { type: 'string', description: 'Human-readable message (the spec’s text where it has one)' },
+    code: { type: 'string', enum: Object.values(ErrorCode) },
+    requestId: { type: 'string', description: 'Also sent as the x-request-id header' },
+    retryAfter: { type: 'integer', description: 'Seconds to wait (423, 429)' },
+    requiresEmergencyVerification: { type: 'boolean', description: 'Present on 418' },
+  },
+  required: ['error', 'code'],
+  additionalProperties: true,
+};
+
+function components(): Record<string, JsonSchema> {
+  return {
+    ErrorBody: errorBodySchema,
+    PreloginBody: jsonSchema(preloginBodySchema, 'input'),
+    SignupBody: signupSchema(),
+    LoginBody: jsonSchema(loginBodySchema, 'input'),
+    ChangePasswordBody: jsonSchema(changePasswordBodySchema, 'input'),
+    PreloginResponse: jsonSchema(preloginResponseSchema, 'output'),
+    AuthResponse: jsonSchema(authResponseSchema, 'output'),
+    Requires2faResponse: jsonSchema(requires2faResponseSchema, 'output'),
+    RefreshResponse: jsonSchema(refreshResponseSchema, 'output'),
+    MeResponse: jsonSchema(meResponseSchema, 'output'),
+    SessionListResponse: jsonSchema(sessionListResponseSchema, 'output'),
+    HealthResponse: jsonSchema(healthResponseSchema, 'output'),
+    LiveResponse: jsonSchema(liveResponseSchema, 'output'),
+  };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
+
+function errorResponses(route: RouteDoc): Record<string, unknown> {
+  const codes = new Set<ErrorCode>(route.errors);
+  if (route.body) codes.add(E.PAYLOAD_TOO_LARGE).add(E.VALIDATION_FAILED);
+  if (route.rateLimit !== 'none') codes.add(E.RATE_LIMITED);
+  if (route.tag === 'auth') codes.add(E.SERVICE_UNAVAILABLE);
+  codes.add(E.INTERNAL);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_INFO[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    const description = list.map((c) => `${c}: ${ERROR_INFO[c].message}`).join(' | ');
+    out[String(status)] = {
+      description,
+      ...(status === 423 || status === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+      content: { 'application/json': { schema: ref('ErrorBody') } },
+    };
+  }
+  return out;
+}
+
+function successResponses(route: RouteDoc): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of route.success) {
+    const headers: Record<string, unknown> = {};
+    if (s.setsCookie) {
+      headers['Set-Cookie'] = {
+        description: `${REFRESH_COOKIE.name}=<refresh token>; HttpOnly; SameSite=Strict; Path=${REFRESH_COOKIE.path}; Max-Age=<grant>; Secure outside localhost`,
+        schema: { type: 'string' },
+      };
+    }
+    if (s.clearsCookie) {
+      headers['Set-Cookie'] = {
+        description: `${REFRESH_COOKIE.name}=; Path=${REFRESH_COOKIE.path}; Expires in the past`,
+        schema: { type: 'string' },
+      };
+    }
+    const schema = Array.isArray(s.schema)
+      ? { oneOf: s.schema.map(ref) }
+      : s.schema
+        ? ref(s.schema)
+        : undefined;
+    out[String(s.status)] = {
+      description: s.description,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    };
+  }
+  return out;
+}
+
+function pathParameters(route: RouteDoc): unknown[] | undefined {
+  if (!route.params) return undefined;
+  const schema = jsonSchema(route.params, 'input');
+  const props = schema.properties as Record<string, JsonSchema>;
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'path', required: true, schema: s }));
+}
+
+function security(route: RouteDoc): unknown[] | undefined {
+  switch (route.security) {
+    case 'bearer':
+      return [{ bearer: [] }];
+    case 'optional-bearer':
+      return [{}, { bearer: [] }];
+    case 'refresh-cookie':
+      return [{ refreshCookie: [] }];
+    default:
+      return [];
+  }
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers: Array<{ url: string }>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: Record<string, unknown>;
+}
+
+export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of ROUTES) {
+    const parameters = pathParameters(route);
+    const operation: Record<string, unknown> = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      security: security(route),
+      ...(parameters ? { parameters } : {}),
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
+        : {}),
+      responses: { ...successResponses(route), ...errorResponses(route) },
+    };
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vault API',
+      version,
+      description:
+        'End-to-end encrypted vault. JSON in and out. Errors: `{error, code, ...extra, requestId}`; ' +
+        'validation failures answer 400 with the first failing rule. Every answer carries `x-request-id`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'auth', description: 'Accounts, sign-in, sessions (api-contract.md "Auth service")' },
+      { name: 'health', description: 'Probes' },
+    ],
+    paths,
+    components: {
+      schemas: components(),
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (EdDSA)' },
+        refreshCookie: { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE.name },
+      },
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import {
+  AUTH_PATTERNS,
+  type AuthResponse,
+  type ChangePasswordBody,
+  type HealthReply,
+  type LoginBody,
+  type MeResponse,
+  type PreloginBody,
+  type PreloginResponse,
+  type RefreshRequestBody,
+  type RefreshResponse,
+  type Requires2faResponse,
+  type RpcContext,
+  type SessionIdParam,
+  type SessionListResponse,
+  type SignupBody,
+  type WithRefresh,
+} from '@vault/contracts';
+import { rpcCall } from '@vault/server-kit';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+
+export const AUTH_RPC = Symbol('AUTH_RPC');
+
+export type LoginReply = WithRefresh<AuthResponse | Requires2faResponse>;
+export type SignupReply = WithRefresh<AuthResponse>;
+export type RefreshReply = WithRefresh<RefreshResponse>;
+export interface LogoutRequestBody {
+  refreshToken?: string;
+}
+
+/**
+ * The auth service as the gateway sees it: one typed method per message pattern, each a
+ * request/response over the configured transport. Errors arrive as VaultError; a peer that
+ * is down or silent becomes 503 SERVICE_UNAVAILABLE (rpcCall).
+ */
+@Injectable()
+export class AuthRpcClient implements OnApplicationShutdown {
+  constructor(
+    @Inject(AUTH_RPC) private readonly client: ClientProxy,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  private call<TRes, TBody = undefined>(
+    pattern: string,
+    ctx: RpcContext,
+    body: TBody,
+    timeoutMs = this.config.rpc.timeoutMs,
+  ): Promise<TRes> {
+    return rpcCall<TRes, TBody>(this.client, pattern, { ctx, body }, timeoutMs);
+  }
+
+  prelogin(ctx: RpcContext, body: PreloginBody): Promise<PreloginResponse> {
+    return this.call(AUTH_PATTERNS.prelogin, ctx, body);
+  }
+  signup(ctx: RpcContext, body: SignupBody): Promise<SignupReply> {
+    return this.call(AUTH_PATTERNS.signup, ctx, body);
+  }
+  login(ctx: RpcContext, body: LoginBody): Promise<LoginReply> {
+    return this.call(AUTH_PATTERNS.login, ctx, body);
+  }
+  refresh(ctx: RpcContext, body: RefreshRequestBody): Promise<RefreshReply> {
+    return this.call(AUTH_PATTERNS.refresh, ctx, body);
+  }
+  logout(ctx: RpcContext, body: LogoutRequestBody): Promise<null> {
+    return this.call(AUTH_PATTERNS.logout, ctx, body);
+  }
+  me(ctx: RpcContext): Promise<MeResponse> {
+    return this.call(AUTH_PATTERNS.me, ctx, undefined);
+  }
+  changePassword(ctx: RpcContext, body: ChangePasswordBody): Promise<null> {
+    return this.call(AUTH_PATTERNS.changePassword, ctx, body);
+  }
+  listSessions(ctx: RpcContext): Promise<SessionListResponse> {
+    return this.call(AUTH_PATTERNS.listSessions, ctx, undefined);
+  }
+  revokeSession(ctx: RpcContext, body: SessionIdParam): Promise<null> {
+    return this.call(AUTH_PATTERNS.revokeSession, ctx, body);
+  }
+  health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
+    return this.call(AUTH_PATTERNS.health, ctx, undefined, timeoutMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

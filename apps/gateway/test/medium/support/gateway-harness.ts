@@ -1,0 +1,117 @@
+import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ACCESS_TOKEN, type Role } from '@vault/contracts';
+import { redisKeys } from '@vault/server-kit';
+import { createTestRedis, type TestRedis } from '@vault/server-kit/testing';
+import { SignJWT } from 'jose';
+import pino from 'pino';
+import { createGatewayApp } from '../../../src/bootstrap';
+import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway.config';
+
+/** A TCP port nothing listens on (for an absent service) or that a stub can take. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Caller {
+  userId: string;
+  sessionId: string;
+  role: Role;
+}
+
+export interface GatewayHarness {
+  app: NestFastifyApplication;
+  config: GatewayConfig;
+  redis: TestRedis;
+  /** Every log line the gateway wrote, as JSON text. */
+  logs: string[];
+  /** A valid access token signed with the test key (the session is not opened). */
+  token(
+    caller?: Partial<Caller>,
+    claims?: Record<string, unknown>,
+  ): Promise<{ token: string; caller: Caller }>;
+  /** Creates `sess:{sid}` the way auth does, so the guard's liveness check passes. */
+  openSession(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  /** Port of the auth RPC; by default a free port where nothing listens. */
+  authPort?: number;
+}
+
+/** Boots the real gateway in-process against real Redis (a private key prefix). */
+export async function startGateway(options: HarnessOptions = {}): Promise<GatewayHarness> {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const redis = await createTestRedis('gateway');
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config = loadGatewayConfig({
+    JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    AUTH_RPC_PORT: String(options.authPort ?? (await freePort())),
+    RPC_TIMEOUT_MS: '3000',
+    ...options.env,
+  });
+  const logger = pino({ level: 'trace', base: { service: 'gateway' } }, sink);
+  const app = await createGatewayApp({ config, logger });
+  return {
+    app,
+    config,
+    redis,
+    logs,
+    token: (caller, claims) => signToken(privateKey, caller, claims),
+    openSession: async (sessionId) => {
+      await redis.client.hset(redisKeys.session(sessionId), 'userId', 'x');
+    },
+    async close() {
+      await app.close();
+      await redis.cleanup();
+    },
+  };
+}
+
+async function signToken(
+  key: KeyObject,
+  caller: Partial<Caller> = {},
+  claims: Record<string, unknown> = {},
+): Promise<{ token: string; caller: Caller }> {
+  const full: Caller = {
+    userId: caller.userId ?? randomUUID(),
+    sessionId: caller.sessionId ?? randomUUID(),
+    role: caller.role ?? 'user',
+  };
+  const token = await new SignJWT({ sid: full.sessionId, role: full.role, ...claims })
+    .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
+    .setSubject(full.userId)
+    .setAudience(ACCESS_TOKEN.audience)
+    .setIssuer(ACCESS_TOKEN.issuer)
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TOKEN.ttlSeconds}s`)
+    .sign(key);
+  return { token, caller: full };
+}
+
+/** A distinct client address per test, so rate-limit counters never cross tests. */
+let nextAddress = 1;
+export function clientAddress(): string {
+  const n = nextAddress++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
