@@ -13,7 +13,8 @@ COPY apps/auth/package.json apps/auth/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/e2e/package.json apps/e2e/
 COPY bench/package.json bench/
-RUN npm ci --no-audit --no-fund
+# npm ci, or npm install with the locked versions when npm refuses its own lockfile (npm/cli#4828).
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 
 # ── build every project (TypeScript project references) ──────────────────────
 FROM deps AS build

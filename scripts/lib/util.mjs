@@ -1,6 +1,7 @@
 // Helpers for the repo's scripts. Only Node built-ins: these run before `npm install`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,15 +48,30 @@ export function tcpOpen(host, port, timeoutMs = 1000) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Installs dependencies when node_modules is missing or older than the lockfile. */
+/**
+ * Installs dependencies when node_modules is missing or was installed from another lockfile
+ * (tracked by the lockfile's hash, so clones and checkouts with fresh mtimes don't reinstall).
+ */
 export function ensureDependencies() {
-  const marker = join(ROOT, 'node_modules', '.package-lock.json');
-  const lock = join(ROOT, 'package-lock.json');
-  const stale =
-    !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
-  if (!stale) return;
+  const lockPath = join(ROOT, 'package-lock.json');
+  const stamp = join(ROOT, 'node_modules', '.vault-lock-hash');
+  const lock = readFileSync(lockPath);
+  const hash = createHash('sha256').update(lock).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
   log('installing dependencies (npm ci)...');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
+  if (ci.status !== 0) {
+    // npm leaves other platforms' optional binaries out of a lockfile made on Linux, and then
+    // `npm ci` refuses it (npm/cli#4828). `npm install` honours the locked versions and fills
+    // the gap; the committed lockfile is put back so the work tree stays clean.
+    log('npm ci refused the lockfile; installing the locked versions with npm install');
+    try {
+      run('npm', ['install', '--no-audit', '--no-fund']);
+    } finally {
+      writeFileSync(lockPath, lock);
+    }
+  }
+  writeFileSync(stamp, hash);
 }
 
 /** Parses host and port out of a postgres:// or redis:// URL. */
