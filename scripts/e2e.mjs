@@ -14,35 +14,41 @@ const overrides = {
   LOCKOUT_SECONDS: '600',
   // Short enough for a test to wait past it.
   REFRESH_REUSE_GRACE_SECONDS: '2',
+  // The same suite runs over TCP (local, compose) and NATS (Kubernetes).
+  RPC_TRANSPORT: process.env.VAULT_E2E_TRANSPORT ?? 'tcp',
 };
 
-const code = await withEphemeralStack('e2e', overrides, async ({ baseUrl, env, logDir, crashed }) => {
-  const status = await runStatus(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-      '--selectProjects',
-      'e2e',
-      '--runInBand',
-      ...extraArgs,
-    ],
-    {
-      env: {
-        ...process.env,
-        VAULT_E2E_BASE_URL: baseUrl,
-        VAULT_E2E_LOG_DIR: logDir,
-        VAULT_E2E_REDIS_URL: env.REDIS_URL,
-        VAULT_E2E_REDIS_PREFIX: env.REDIS_PREFIX,
-        VAULT_E2E_DATABASE_URL: env.DATABASE_URL,
+const code = await withEphemeralStack(
+  `e2e_${overrides.RPC_TRANSPORT}`,
+  overrides,
+  async ({ baseUrl, env, logDir, crashed }) => {
+    const status = await runStatus(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+        '--selectProjects',
+        'e2e',
+        '--runInBand',
+        ...extraArgs,
+      ],
+      {
+        env: {
+          ...process.env,
+          VAULT_E2E_BASE_URL: baseUrl,
+          VAULT_E2E_LOG_DIR: logDir,
+          VAULT_E2E_REDIS_URL: env.REDIS_URL,
+          VAULT_E2E_REDIS_PREFIX: env.REDIS_PREFIX,
+          VAULT_E2E_DATABASE_URL: env.DATABASE_URL,
+        },
       },
-    },
-  );
-  if (crashed()) {
-    log(`a service crashed during the run: ${crashed()}`);
-    return 1;
-  }
-  return status;
-}).catch((error) => {
+    );
+    if (crashed()) {
+      log(`a service crashed during the run: ${crashed()}`);
+      return 1;
+    }
+    return status;
+  },
+).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   return 1;
 });

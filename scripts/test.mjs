@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
-// Tiers (docs/architecture.md): lint, typecheck, unit, medium, deploy files, API e2e, crypto in Chromium.
+// Tiers (docs/architecture.md): lint, typecheck, unit, medium, deploy files, API e2e (over TCP and
+// NATS), crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePostgres, ensureRedis } from './lib/services.mjs';
+import { ensureNats, ensurePostgres, ensureRedis } from './lib/services.mjs';
 import { ROOT, ensureDependencies, log, paint, run } from './lib/util.mjs';
 
 const only = process.argv.slice(2);
@@ -48,6 +49,13 @@ const tiers = [
     args: ['scripts/e2e.mjs', '--json', `--outputFile=${join(resultsDir, 'e2e.json')}`],
     env: { VAULT_SKIP_BUILD: '1' },
     jestJson: 'e2e',
+  },
+  {
+    name: 'e2e-api-nats',
+    cmd: node,
+    args: ['scripts/e2e.mjs', '--json', `--outputFile=${join(resultsDir, 'e2e-nats.json')}`],
+    env: { VAULT_SKIP_BUILD: '1', VAULT_E2E_TRANSPORT: 'nats' },
+    jestJson: 'e2e-nats',
   },
   {
     name: 'crypto-chromium',
@@ -100,6 +108,7 @@ const started = Date.now();
 ensureDependencies();
 await ensurePostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+await ensureNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222');
 run('bash', ['scripts/ensure-tools.sh']);
 
 const summary = [];

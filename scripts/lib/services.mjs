@@ -60,3 +60,31 @@ export async function ensureRedis(redisUrl) {
     `Redis is not reachable at ${host}:${port}. Start it, or set REDIS_URL to a running server.`,
   );
 }
+
+/** NATS carries RPC in Kubernetes; the e2e suite runs over it too. */
+export async function ensureNats(natsUrl) {
+  const { host, port } = hostPort(natsUrl, 4222);
+  if (await tcpOpen(host, port)) return;
+  if (isLocal(host) && existsSync('/usr/sbin/nats-server')) {
+    log(`NATS is not answering on ${host}:${port}; starting nats-server`);
+    spawnSync(
+      'start-stop-daemon',
+      [
+        '--start',
+        '--oknodo',
+        '--background',
+        '--exec',
+        '/usr/sbin/nats-server',
+        '--',
+        '-a',
+        host,
+        '-p',
+        String(port),
+        '-js',
+      ],
+      { stdio: 'inherit' },
+    );
+    if (await waitOpen(host, port, 10000)) return;
+  }
+  throw new Error(`NATS is not reachable at ${host}:${port}. Start it, or set NATS_URL to a running server.`);
+}

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { createLogger, DEFAULT_SECRET_HASH, PinoNestLogger } from '@vault/server-kit';
+import { createLogger, DEFAULT_SECRET_HASH, PinoNestLogger, startHealthServer } from '@vault/server-kit';
 import { describeConfig, loadAuthConfig, type AuthConfig } from './config/auth.config';
 import { startAuthService } from './bootstrap';
 import { describeEndpoint, InfrastructureUnavailableError } from './repositories/connections';
+import { HealthService } from './services/health.service';
 
 async function main(): Promise<void> {
   let config: AuthConfig;
@@ -20,7 +21,16 @@ async function main(): Promise<void> {
   }
 
   try {
-    await startAuthService(config, new PinoNestLogger(log));
+    const app = await startAuthService(config, new PinoNestLogger(log));
+    if (config.health.port !== undefined) {
+      const health = app.get(HealthService);
+      await startHealthServer({
+        host: config.health.host,
+        port: config.health.port,
+        ready: () => health.check(),
+      });
+      log.info(`Health probes on http://${config.health.host}:${config.health.port}/health/{live,ready}`);
+    }
     const where =
       config.rpc.transport === 'nats'
         ? `NATS ${describeEndpoint(config.rpc.natsUrl)}`

@@ -31,6 +31,15 @@ describe('auth configuration', () => {
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'vault:' });
   });
 
+  it('opens no probe port unless HEALTH_PORT is set', () => {
+    expect(loadAuthConfig(minimal).health).toEqual({ host: '0.0.0.0', port: undefined });
+    expect(loadAuthConfig({ ...minimal, HEALTH_PORT: '9090', HEALTH_HOST: '127.0.0.1' }).health).toEqual({
+      host: '127.0.0.1',
+      port: 9090,
+    });
+    expect(errorOf({ ...minimal, HEALTH_PORT: '70000' })).toMatch(/HEALTH_PORT/);
+  });
+
   it('lists every missing secret at once', () => {
     const message = errorOf({});
     expect(message).toContain('Invalid configuration');

@@ -71,6 +71,8 @@ export interface AuthConfig {
   lockout: { threshold: number; seconds: number };
   loginIpThrottle: { maxFailures: number; windowSeconds: number };
   secretHash: SecretHashParams;
+  /** Optional HTTP probe listener (Kubernetes with NATS has no TCP port to probe). */
+  health: { host: string; port?: number };
   /** The validated variables, for the masked boot log. */
   env: AuthEnv;
 }
@@ -125,6 +127,7 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
       iterations: env.SECRET_HASH_ITERATIONS,
       parallelism: env.SECRET_HASH_PARALLELISM,
     },
+    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
     env,
   };
 }
