@@ -11,6 +11,8 @@ COPY libs/contracts/package.json libs/contracts/
 COPY libs/server-kit/package.json libs/server-kit/
 COPY apps/auth/package.json apps/auth/
 COPY apps/gateway/package.json apps/gateway/
+COPY apps/notes/package.json apps/notes/
+COPY apps/web/package.json apps/web/
 COPY apps/e2e/package.json apps/e2e/
 COPY bench/package.json bench/
 # npm ci, or npm install with the locked versions when npm refuses its own lockfile (npm/cli#4828).
