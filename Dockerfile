@@ -32,7 +32,7 @@ RUN npm prune --omit=dev --no-audit --no-fund
 # ── runtime: one service ─────────────────────────────────────────────────────
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG SERVICE
-RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|gateway>" && exit 1)
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|gateway>" && exit 1)
 ENV NODE_ENV=production \
     SERVICE=${SERVICE}
 WORKDIR /app

@@ -101,6 +101,17 @@ check('services wait for their dependencies and migrations', () => {
     throw new Error('auth must wait for migrate');
   if (s.migrate.depends_on.postgres.condition !== 'service_healthy')
     throw new Error('migrate must wait for postgres');
+  if (s.notes.depends_on['migrate-notes'].condition !== 'service_completed_successfully')
+    throw new Error('notes must wait for migrate-notes');
+  if (s['migrate-notes'].depends_on.postgres.condition !== 'service_healthy')
+    throw new Error('migrate-notes must wait for postgres');
+  if (!/apps\/notes\/dist\/migrate\.js/.test(String(s['migrate-notes'].command)))
+    throw new Error('migrate-notes must run the notes migrations');
+  if (s['migrate-notes'].image !== s.notes.image)
+    throw new Error('migrate-notes must run on the notes image (it holds apps/notes)');
+  for (const svc of ['auth', 'notes']) {
+    if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
+  }
   if (!s.gateway.ports?.length) throw new Error('the gateway must be published');
   const published = Object.entries(s)
     .filter(([, d]) => d.ports?.length)

@@ -52,6 +52,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   const logDir = join(dataDir, `logs-${id}`);
   const gatewayPort = await freePort();
   const authPort = await freePort();
+  const notesPort = await freePort();
   const baseDb = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault';
   const dbUrl = new URL(baseDb);
   dbUrl.pathname = `/vault_${id}`;
@@ -61,6 +62,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
     REDIS_PREFIX: `vault-${id}:`,
     GATEWAY_PORT: String(gatewayPort),
     AUTH_RPC_PORT: String(authPort),
+    NOTES_RPC_PORT: String(notesPort),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     LOG_PRETTY: 'false',

@@ -11,6 +11,7 @@ import { ROOT, colorFor, ensureDependencies, log, paint, run, sleep } from './ut
 /** Every service, in start order. `migrate` is the service's one-off migration command. */
 export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
+  { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
 ];
 
@@ -50,6 +51,8 @@ export function localEnv(overrides = {}) {
     GATEWAY_PORT: '8080',
     AUTH_RPC_HOST: '127.0.0.1',
     AUTH_RPC_PORT: '4001',
+    NOTES_RPC_HOST: '127.0.0.1',
+    NOTES_RPC_PORT: '4002',
     LOG_LEVEL: 'info',
     VAULT_DATA_DIR: dataDir,
     ...(existsSync(webRoot) ? { WEB_ROOT: webRoot } : {}),

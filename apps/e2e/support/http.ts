@@ -189,6 +189,10 @@ export class ApiClient {
     return this.request<T>('POST', path, json === undefined ? opts : { ...opts, json });
   }
 
+  put<T = unknown>(path: string, json?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('PUT', path, json === undefined ? opts : { ...opts, json });
+  }
+
   delete<T = unknown>(path: string, opts?: RequestOptions): Promise<ApiResponse<T>> {
     return this.request<T>('DELETE', path, opts);
   }

@@ -12,10 +12,13 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
 import { AUTH_RPC, AuthRpcClient } from './proxy/auth-rpc.client';
+import { NOTES_RPC, NotesRpcClient } from './proxy/notes-rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
 import { HealthController } from './routes/health/health.controller';
 import { HealthService } from './routes/health/health.service';
+import { NotesController } from './routes/notes/notes.controller';
+import { WebConfigRoute } from './routes/web-config/web-config.route';
 import { RateLimitGuard } from './security/rate-limit.guard';
 import { RateLimiter } from './security/rate-limiter';
 
@@ -40,7 +43,7 @@ export class AppModule {
   static forRoot({ config, logger, redis }: GatewayModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AuthController, HealthController],
+      controllers: [AuthController, NotesController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
@@ -59,11 +62,25 @@ export class AppModule {
             ),
         },
         AuthRpcClient,
+        {
+          provide: NOTES_RPC,
+          useFactory: () =>
+            ClientProxyFactory.create(
+              rpcClientOptions('notes', {
+                transport: config.rpc.transport,
+                natsUrl: config.rpc.natsUrl,
+                host: config.notes.host,
+                port: config.notes.port,
+              }),
+            ),
+        },
+        NotesRpcClient,
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
         SessionLiveness,
         RefreshCookies,
         RateLimiter,
         HealthService,
+        WebConfigRoute,
         // Global guards run in this order: who is calling first, so limits count per user.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -27,7 +27,12 @@ export const NOTES_PATTERNS = {
   remove: 'notes.delete',
   restore: 'notes.restore',
   purge: 'notes.delete-permanent',
+  /** Permanently deletes every note in the caller's trash (the spec's "Empty Trash"). */
+  emptyTrash: 'notes.empty-trash',
+  /** Active and deleted counts (sidebar: "All Notes (n)", "Trash (n)"). */
+  counts: 'notes.counts',
 } as const;
+export type NotesPattern = (typeof NOTES_PATTERNS)[keyof typeof NOTES_PATTERNS];
 
 /** Who is calling, as the gateway established it. Never carries a body or a secret. */
 export interface RpcAuth {

@@ -10,6 +10,7 @@ describe('loadGatewayConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       auth: { host: '127.0.0.1', port: 4001 },
+      notes: { host: '127.0.0.1', port: 4002 },
       serveStatic: true,
       trustProxy: false,
       corsOrigins: [],
@@ -20,6 +21,18 @@ describe('loadGatewayConfig', () => {
       redis: { url: 'redis://127.0.0.1:6379', prefix: 'vault:' },
     });
     expect(config.webRoot).toBeUndefined();
+  });
+
+  it('reads where the notes service listens from NOTES_RPC_HOST / NOTES_RPC_PORT', () => {
+    const config = loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicPem,
+      NOTES_RPC_HOST: 'notes',
+      NOTES_RPC_PORT: '5002',
+    });
+    expect(config.notes).toEqual({ host: 'notes', port: 5002 });
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, NOTES_RPC_PORT: '0' })).toThrow(
+      /NOTES_RPC_PORT/,
+    );
   });
 
   it('accepts a PEM written on one line with literal \\n', () => {

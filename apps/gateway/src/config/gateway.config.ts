@@ -71,6 +71,8 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_PORT: int(8080, 0, 65535),
   AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   AUTH_RPC_PORT: int(DEFAULT_RPC_PORTS.auth, 1, 65535),
+  NOTES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  NOTES_RPC_PORT: int(DEFAULT_RPC_PORTS.notes, 1, 65535),
   WEB_ROOT: z
     .string()
     .optional()
@@ -83,6 +85,8 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   RATE_LIMIT_API_PER_MINUTE: int(600, 1, 1_000_000),
   BODY_LIMIT_BYTES: int(1_153_434, 1024, 1024 * 1024 * 1024),
   RPC_TIMEOUT_MS: int(10_000, 100, 600_000),
+  WEB_INACTIVITY_TIMEOUT_MS: int(600_000, 1_000, 86_400_000),
+  WEB_INACTIVITY_WARNING_MS: int(60_000, 1_000, 86_400_000),
 });
 
 export type CookieSecureMode = 'auto' | 'always' | 'never';
@@ -96,6 +100,7 @@ export interface GatewayConfig {
   redis: { url: string; prefix: string };
   rpc: { transport: 'tcp' | 'nats'; natsUrl: string; timeoutMs: number };
   auth: { host: string; port: number };
+  notes: { host: string; port: number };
   /** SPKI PEM of the Ed25519 key that verifies access tokens. */
   jwtPublicKey: string;
   /** Folder of the built web app; undefined means the built-in placeholder page. */
@@ -107,6 +112,8 @@ export interface GatewayConfig {
   cookieSecure: CookieSecureMode;
   rateLimit: { authPerMinute: number; apiPerMinute: number };
   bodyLimitBytes: number;
+  /** What the web app reads from GET /env-config.js (routes/web-config). */
+  web: { inactivityTimeoutMs: number; inactivityWarningMs: number };
 }
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -152,6 +159,9 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   } catch (error) {
     problems.push((error as Error).message);
   }
+  if (e && e.WEB_INACTIVITY_WARNING_MS >= e.WEB_INACTIVITY_TIMEOUT_MS) {
+    problems.push('  WEB_INACTIVITY_WARNING_MS: must be less than WEB_INACTIVITY_TIMEOUT_MS');
+  }
   if (!e || problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     nodeEnv: e.NODE_ENV,
@@ -162,6 +172,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     rpc: { transport: e.RPC_TRANSPORT, natsUrl: e.NATS_URL, timeoutMs: e.RPC_TIMEOUT_MS },
     auth: { host: e.AUTH_RPC_HOST, port: e.AUTH_RPC_PORT },
+    notes: { host: e.NOTES_RPC_HOST, port: e.NOTES_RPC_PORT },
     jwtPublicKey,
     webRoot: e.WEB_ROOT,
     serveStatic: e.SERVE_STATIC,
@@ -170,6 +181,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     cookieSecure: e.COOKIE_SECURE,
     rateLimit: { authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE, apiPerMinute: e.RATE_LIMIT_API_PER_MINUTE },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    web: {
+      inactivityTimeoutMs: e.WEB_INACTIVITY_TIMEOUT_MS,
+      inactivityWarningMs: e.WEB_INACTIVITY_WARNING_MS,
+    },
   };
 }
 

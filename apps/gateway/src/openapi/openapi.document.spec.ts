@@ -4,6 +4,7 @@ import { AUTH_MODE } from '../auth/auth.decorators';
 import { RATE_LIMIT_BUCKET } from '../security/rate-limit.decorator';
 import { AuthController } from '../routes/auth/auth.controller';
 import { HealthController } from '../routes/health/health.controller';
+import { NotesController } from '../routes/notes/notes.controller';
 import { buildOpenApiDocument, ROUTES } from './openapi.document';
 
 /** The routes of the brief and of api-contract.md that this gateway serves. */
@@ -17,6 +18,15 @@ const EXPECTED = [
   'post /api/auth/change-password',
   'get /api/auth/sessions',
   'delete /api/auth/sessions/{id}',
+  'get /api/notes',
+  'get /api/notes/deleted',
+  'get /api/notes/counts',
+  'post /api/notes',
+  'put /api/notes/{id}',
+  'delete /api/notes/{id}',
+  'post /api/notes/{id}/restore',
+  'delete /api/notes/{id}/permanent',
+  'delete /api/notes/trash',
   'get /api/health',
   'get /api/health/live',
 ];
@@ -30,7 +40,7 @@ interface ControllerRoute {
 /** Routes as Nest will register them, read from the controllers' decorators. */
 function controllerRoutes(): ControllerRoute[] {
   const out: ControllerRoute[] = [];
-  for (const controller of [AuthController, HealthController]) {
+  for (const controller of [AuthController, NotesController, HealthController]) {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
     const proto = controller.prototype as unknown as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(proto)) {
@@ -127,6 +137,28 @@ describe('buildOpenApiDocument', () => {
     expect(login.responses['423']).toHaveProperty('headers.Retry-After');
     expect(login.responses['429']).toHaveProperty('headers.Retry-After');
     expect(login.responses['200']).toHaveProperty('headers.Set-Cookie');
+  });
+
+  it('documents the notes routes: query parameters, path ids, 201/204, 404/409/413 and 503', () => {
+    type Op = { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as Op;
+    expect(op('/api/notes', 'get').parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'query:limit',
+      'query:cursor',
+    ]);
+    expect(op('/api/notes/{id}', 'put').parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+    expect(Object.keys(op('/api/notes', 'post').responses).sort()).toEqual(
+      ['201', '400', '401', '409', '413', '429', '500', '503'].sort(),
+    );
+    expect(Object.keys(op('/api/notes/{id}/permanent', 'delete').responses)).toEqual(
+      expect.arrayContaining(['204', '404', '503']),
+    );
+    expect(Object.keys(op('/api/notes/trash', 'delete').responses)).toEqual(expect.arrayContaining(['200']));
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    expect(schemas.CreateNoteBody).toMatchObject({
+      additionalProperties: false,
+      required: ['id', 'title', 'content', 'tags', 'wrappedDEK'],
+    });
   });
 
   it('has no dangling $ref', () => {

@@ -2,12 +2,21 @@ import {
   authKeySchema,
   authResponseSchema,
   changePasswordBodySchema,
+  createNoteBodySchema,
+  deletedNoteListResponseSchema,
+  emptyTrashResponseSchema,
   EMAIL_RE,
   ERROR_INFO,
   ErrorCode,
   kdfParamsSchema,
+  listNotesQuerySchema,
   loginBodySchema,
   meResponseSchema,
+  NOTE_MAX_BYTES,
+  noteCountsResponseSchema,
+  noteIdParamSchema,
+  noteListResponseSchema,
+  noteResponseSchema,
   PHONE_RE,
   preloginBodySchema,
   preloginResponseSchema,
@@ -20,6 +29,7 @@ import {
   sessionListResponseSchema,
   SIGNUP_LIMITS,
   signupBodySchema,
+  updateNoteBodySchema,
   USERNAME_RE,
 } from '@vault/contracts';
 import { z } from 'zod';
@@ -49,11 +59,13 @@ export interface RouteDoc {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'auth' | 'health';
+  tag: 'auth' | 'notes' | 'health';
   security: Security;
   rateLimit: 'auth' | 'api' | 'none';
   body?: string;
   params?: z.ZodType;
+  /** Query parameters, from a strict contract schema (unknown ones answer 400). */
+  query?: z.ZodType;
   success: Success[];
   errors: ErrorCode[];
 }
@@ -184,6 +196,118 @@ export const ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/api/notes',
+    operationId: 'listNotes',
+    summary:
+      'Active notes, newest updatedAt first (ties by id). Without limit: all of them. With limit: one page ' +
+      'of at most `limit` notes (a page may hold fewer: it carries at most about 768 KiB of ciphertext) and ' +
+      '`nextCursor` for the next page, null on the last one',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    query: listNotesQuerySchema,
+    success: [{ status: 200, description: 'Notes (sealed)', schema: 'NoteListResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'get',
+    path: '/api/notes/deleted',
+    operationId: 'listDeletedNotes',
+    summary: 'The trash: deleted notes, most recently deleted first',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Deleted notes (sealed)', schema: 'DeletedNoteListResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'get',
+    path: '/api/notes/counts',
+    operationId: 'countNotes',
+    summary: 'How many notes are active and how many in the trash (sidebar). An addition to api-contract.md',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Counts', schema: 'NoteCountsResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'post',
+    path: '/api/notes',
+    operationId: 'createNote',
+    summary:
+      `Store a note sealed on the client under its client-made id (at most ${NOTE_MAX_BYTES} bytes of ` +
+      'sealed fields). Repeating the same request (same id, same body) changes nothing and answers the note',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'CreateNoteBody',
+    success: [{ status: 201, description: 'Created (or the same request again)', schema: 'NoteResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.CONFLICT, E.PAYLOAD_TOO_LARGE],
+  },
+  {
+    method: 'put',
+    path: '/api/notes/{id}',
+    operationId: 'updateNote',
+    summary:
+      'Replace the sealed fields of an active note (a note in the trash answers 404: restore it first)',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: noteIdParamSchema,
+    body: 'UpdateNoteBody',
+    success: [{ status: 200, description: 'Updated', schema: 'NoteResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND, E.PAYLOAD_TOO_LARGE],
+  },
+  {
+    method: 'delete',
+    path: '/api/notes/trash',
+    operationId: 'emptyTrash',
+    summary: 'Permanently delete every note in the trash ("Empty Trash"). An addition to api-contract.md',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'How many notes were deleted', schema: 'EmptyTrashResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'delete',
+    path: '/api/notes/{id}',
+    operationId: 'deleteNote',
+    summary: 'Soft delete: move the note to the trash (a note already there stays as it is)',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: noteIdParamSchema,
+    success: [{ status: 204, description: 'In the trash' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'post',
+    path: '/api/notes/{id}/restore',
+    operationId: 'restoreNote',
+    summary: 'Take a note out of the trash (an active note is answered as it is)',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: noteIdParamSchema,
+    success: [{ status: 200, description: 'Restored', schema: 'NoteResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'delete',
+    path: '/api/notes/{id}/permanent',
+    operationId: 'purgeNote',
+    summary: 'Permanently delete a note of the trash (an active note answers 404: delete it first)',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: noteIdParamSchema,
+    success: [{ status: 204, description: 'Deleted for good' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'get',
     path: '/api/health',
     operationId: 'health',
     summary: 'Readiness: every dependency answers within 2 s',
@@ -266,6 +390,13 @@ function components(): Record<string, JsonSchema> {
     RefreshResponse: jsonSchema(refreshResponseSchema, 'output'),
     MeResponse: jsonSchema(meResponseSchema, 'output'),
     SessionListResponse: jsonSchema(sessionListResponseSchema, 'output'),
+    CreateNoteBody: jsonSchema(createNoteBodySchema, 'input'),
+    UpdateNoteBody: jsonSchema(updateNoteBodySchema, 'input'),
+    NoteListResponse: jsonSchema(noteListResponseSchema, 'output'),
+    NoteResponse: jsonSchema(noteResponseSchema, 'output'),
+    DeletedNoteListResponse: jsonSchema(deletedNoteListResponseSchema, 'output'),
+    EmptyTrashResponse: jsonSchema(emptyTrashResponseSchema, 'output'),
+    NoteCountsResponse: jsonSchema(noteCountsResponseSchema, 'output'),
     HealthResponse: jsonSchema(healthResponseSchema, 'output'),
     LiveResponse: jsonSchema(liveResponseSchema, 'output'),
   };
@@ -280,8 +411,9 @@ const RETRY_AFTER_HEADER = {
 function errorResponses(route: RouteDoc): Record<string, unknown> {
   const codes = new Set<ErrorCode>(route.errors);
   if (route.body) codes.add(E.PAYLOAD_TOO_LARGE).add(E.VALIDATION_FAILED);
+  if (route.query) codes.add(E.VALIDATION_FAILED);
   if (route.rateLimit !== 'none') codes.add(E.RATE_LIMITED);
-  if (route.tag === 'auth') codes.add(E.SERVICE_UNAVAILABLE);
+  if (route.tag !== 'health') codes.add(E.SERVICE_UNAVAILABLE);
   codes.add(E.INTERNAL);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -337,6 +469,19 @@ function pathParameters(route: RouteDoc): unknown[] | undefined {
   return Object.entries(props).map(([name, s]) => ({ name, in: 'path', required: true, schema: s }));
 }
 
+function queryParameters(route: RouteDoc): unknown[] {
+  if (!route.query) return [];
+  const schema = jsonSchema(route.query, 'input');
+  const props = schema.properties as Record<string, JsonSchema>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: s,
+  }));
+}
+
 function security(route: RouteDoc): unknown[] | undefined {
   switch (route.security) {
     case 'bearer':
@@ -362,13 +507,13 @@ export interface OpenApiDocument {
 export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of ROUTES) {
-    const parameters = pathParameters(route);
+    const parameters = [...(pathParameters(route) ?? []), ...queryParameters(route)];
     const operation: Record<string, unknown> = {
       operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
       security: security(route),
-      ...(parameters ? { parameters } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
         : {}),
@@ -388,6 +533,12 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
     servers: [{ url: '/' }],
     tags: [
       { name: 'auth', description: 'Accounts, sign-in, sessions (api-contract.md "Auth service")' },
+      {
+        name: 'notes',
+        description:
+          'Notes sealed on the client (api-contract.md "Notes service"): every text field is ' +
+          '`hex(ciphertext||tag):hex(iv)`; the server never sees a title, a content or a tag',
+      },
       { name: 'health', description: 'Probes' },
     ],
     paths,

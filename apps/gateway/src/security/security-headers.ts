@@ -4,11 +4,13 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Security headers on every answer (API, web app, docs). The CSP allows nothing but this
  * origin: no inline script or style, no eval, no third-party hosts. `blob:` workers and
- * images are what the web app's crypto Worker and file previews need.
+ * images are what the web app's crypto Worker and file previews need. `'wasm-unsafe-eval'`
+ * lets the Worker compile Argon2id's WebAssembly (hash-wasm): without it Chromium refuses
+ * `WebAssembly.compile` under `script-src 'self'`. It allows WebAssembly only, never eval.
  */
 export const CSP_DIRECTIVES: Record<string, string[]> = {
   'default-src': ["'self'"],
-  'script-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'style-src': ["'self'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'"],
@@ -26,6 +28,7 @@ export const CSP_DIRECTIVES: Record<string, string[]> = {
  */
 export const DOCS_CSP_DIRECTIVES: Record<string, string[]> = {
   ...CSP_DIRECTIVES,
+  'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:'],
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clientAddress, startGateway, type GatewayHarness } from './support/gateway-harness';
 
 const CSP =
-  "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data: blob:;font-src 'self';" +
+  "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self';img-src 'self' data: blob:;font-src 'self';" +
   "connect-src 'self';worker-src 'self' blob:;object-src 'none';base-uri 'self';form-action 'self';" +
   "frame-ancestors 'none'";
 
@@ -319,12 +319,12 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
   });
 
   describe('health', () => {
-    it('answers 503 degraded naming auth down when the auth service does not answer', async () => {
+    it('answers 503 degraded naming auth and notes down when those services do not answer', async () => {
       const res = await inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         status: 'degraded',
-        services: { gateway: 'ok', redis: 'ok', auth: 'down' },
+        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'down' },
       });
     });
 

@@ -51,8 +51,11 @@ describe('gateway options', () => {
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['content-type']).toMatch(/javascript/);
       expect(asset.headers['cache-control']).toMatch(/max-age=31536000.*immutable/);
+      // The runtime config is the gateway's own, never a stale file from the build folder.
       const runtimeConfig = await gw.app.inject({ method: 'GET', url: '/env-config.js' });
-      expect(runtimeConfig.headers['cache-control']).toBe('no-cache');
+      expect(runtimeConfig.headers['cache-control']).toBe('no-store');
+      expect(runtimeConfig.body).toContain('window.__VAULT_CONFIG__');
+      expect(runtimeConfig.body).not.toContain('__ENV__');
       const route = await gw.app.inject({ method: 'GET', url: '/files/trash' });
       expect(route.statusCode).toBe(200);
       expect(route.body).toContain('Vault web app');

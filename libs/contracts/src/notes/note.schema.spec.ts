@@ -1,5 +1,12 @@
 import { parseFirst } from '../common/validation';
-import { createNoteBodySchema, NOTE_MAX_BYTES, sealedNoteBytes, updateNoteBodySchema } from './note.schema';
+import {
+  createNoteBodySchema,
+  listNotesQuerySchema,
+  NOTE_MAX_BYTES,
+  sealedNoteBytes,
+  updateNoteBodySchema,
+  updateNoteRequestSchema,
+} from './note.schema';
 
 const sealedValue = (n = 40) => `${'ab'.repeat(n)}:${'0'.repeat(24)}`;
 const note = {
@@ -48,5 +55,35 @@ describe('sealedNoteBytes', () => {
     const size = sealedNoteBytes(note);
     expect(size).toBe(note.title.length * 3 + note.wrappedDEK.length);
     expect(size).toBeLessThan(NOTE_MAX_BYTES);
+  });
+});
+
+describe('updateNoteRequestSchema (the notes.update RPC body)', () => {
+  it('carries the id of the route beside the re-sealed fields', () => {
+    expect(parseFirst(updateNoteRequestSchema, note).ok).toBe(true);
+    const { id: _id, ...fields } = note;
+    expect(parseFirst(updateNoteRequestSchema, fields).ok).toBe(false);
+    expect(parseFirst(updateNoteRequestSchema, { ...note, isDeleted: true })).toMatchObject({
+      ok: false,
+      message: 'Unknown field: isDeleted',
+    });
+  });
+});
+
+describe('listNotesQuerySchema', () => {
+  it('takes the limit as query-string text and as a number, within 1..500', () => {
+    expect(parseFirst(listNotesQuerySchema, { limit: '25' })).toEqual({ ok: true, data: { limit: 25 } });
+    expect(parseFirst(listNotesQuerySchema, { limit: 500, cursor: 'abc' }).ok).toBe(true);
+    expect(parseFirst(listNotesQuerySchema, {}).ok).toBe(true);
+    for (const limit of ['0', '501', '2.5', 'ten']) {
+      expect(parseFirst(listNotesQuerySchema, { limit }).ok).toBe(false);
+    }
+  });
+
+  it('refuses unknown parameters', () => {
+    expect(parseFirst(listNotesQuerySchema, { sort: 'asc' })).toMatchObject({
+      ok: false,
+      message: 'Unknown field: sort',
+    });
   });
 });

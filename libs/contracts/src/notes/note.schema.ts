@@ -18,7 +18,12 @@ export type CreateNoteBody = z.output<typeof createNoteBodySchema>;
 export const updateNoteBodySchema = strictBody(noteFields);
 export type UpdateNoteBody = z.output<typeof updateNoteBodySchema>;
 
+/** The `notes.update` RPC body: the route's id beside the re-sealed fields. */
+export const updateNoteRequestSchema = strictBody({ id: uuidV4, ...noteFields });
+export type UpdateNoteRequest = z.output<typeof updateNoteRequestSchema>;
+
 export const noteIdParamSchema = z.strictObject({ id: uuidV4 });
+export type NoteIdParam = z.output<typeof noteIdParamSchema>;
 
 export const listNotesQuerySchema = strictBody({
   limit: z.coerce.number().int().min(1).max(500).optional(),
@@ -45,6 +50,32 @@ export const noteListResponseSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type NoteListResponse = z.infer<typeof noteListResponseSchema>;
+
+export const noteResponseSchema = z.object({ note: noteDtoSchema });
+export type NoteResponse = z.infer<typeof noteResponseSchema>;
+
+/** `GET /api/notes/deleted`: the trash, newest `deletedAt` first. */
+export const deletedNoteListResponseSchema = z.object({ notes: z.array(noteDtoSchema) });
+export type DeletedNoteListResponse = z.infer<typeof deletedNoteListResponseSchema>;
+
+/** `DELETE /api/notes/trash` (an addition to the contract: the spec's "Empty Trash"). */
+export const emptyTrashResponseSchema = z.object({ deleted: z.number().int().min(0) });
+export type EmptyTrashResponse = z.infer<typeof emptyTrashResponseSchema>;
+
+/** `GET /api/notes/counts` (an addition: the sidebar's "All Notes (n)" and "Trash (n)"). */
+export const noteCountsResponseSchema = z.object({
+  active: z.number().int().min(0),
+  deleted: z.number().int().min(0),
+});
+export type NoteCountsResponse = z.infer<typeof noteCountsResponseSchema>;
+
+/** Messages of the notes service's errors (the codes are NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, VALIDATION_FAILED). */
+export const NOTE_MESSAGES = {
+  notFound: 'Note not found',
+  idTaken: 'A different note with this id already exists',
+  tooLarge: 'Note is too large: at most 1 MiB encrypted',
+  invalidCursor: 'Invalid cursor',
+} as const;
 
 /** Total size of a sealed note's fields, compared with NOTE_MAX_BYTES. */
 export function sealedNoteBytes(note: {

@@ -49,6 +49,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Port of the auth RPC; by default a free port where nothing listens. */
   authPort?: number;
+  /** Port of the notes RPC; by default a free port where nothing listens. */
+  notesPort?: number;
 }
 
 /** Boots the real gateway in-process against real Redis (a private key prefix). */
@@ -67,6 +69,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
     REDIS_URL: redis.url,
     REDIS_PREFIX: redis.prefix,
     AUTH_RPC_PORT: String(options.authPort ?? (await freePort())),
+    NOTES_RPC_PORT: String(options.notesPort ?? (await freePort())),
     RPC_TIMEOUT_MS: '3000',
     ...options.env,
   });

@@ -1,0 +1,101 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import {
+  NOTES_PATTERNS,
+  type CreateNoteBody,
+  type DeletedNoteListResponse,
+  type EmptyTrashResponse,
+  type HealthReply,
+  type ListNotesQuery,
+  type NoteCountsResponse,
+  type NoteDto,
+  type NoteIdParam,
+  type NoteListResponse,
+  type NoteResponse,
+  type RpcContext,
+  type UpdateNoteRequest,
+} from '@vault/contracts';
+import { rpcCall } from '@vault/server-kit';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+
+export const NOTES_RPC = Symbol('NOTES_RPC');
+
+/** Page size the gateway asks for when a client wants the whole list (the largest the contract allows). */
+export const LIST_ALL_PAGE_SIZE = 500;
+
+/**
+ * The notes service as the gateway sees it: one typed method per message pattern, each a
+ * request/response over the configured transport. Errors arrive as VaultError; a peer that
+ * is down or silent becomes 503 SERVICE_UNAVAILABLE (rpcCall).
+ */
+@Injectable()
+export class NotesRpcClient implements OnApplicationShutdown {
+  constructor(
+    @Inject(NOTES_RPC) private readonly client: ClientProxy,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  private call<TRes, TBody = undefined>(
+    pattern: string,
+    ctx: RpcContext,
+    body: TBody,
+    timeoutMs = this.config.rpc.timeoutMs,
+  ): Promise<TRes> {
+    return rpcCall<TRes, TBody>(this.client, pattern, { ctx, body }, timeoutMs);
+  }
+
+  list(ctx: RpcContext, query: ListNotesQuery): Promise<NoteListResponse> {
+    return this.call(NOTES_PATTERNS.list, ctx, query);
+  }
+
+  /**
+   * Every active note (`GET /api/notes` without `limit`), fetched page by page so that no
+   * single RPC message grows with the vault (NATS caps a message at max_payload); the
+   * service also caps each page's bytes. Pages follow the service's keyset cursor.
+   */
+  async listAll(ctx: RpcContext, cursor?: string): Promise<NoteListResponse> {
+    const notes: NoteDto[] = [];
+    let next: string | undefined = cursor;
+    for (;;) {
+      const query: ListNotesQuery =
+        next === undefined ? { limit: LIST_ALL_PAGE_SIZE } : { limit: LIST_ALL_PAGE_SIZE, cursor: next };
+      const page = await this.list(ctx, query);
+      notes.push(...page.notes);
+      // A page that ends the list, or (defensively) one that did not advance it.
+      if (page.nextCursor === null || page.notes.length === 0) return { notes, nextCursor: null };
+      next = page.nextCursor;
+    }
+  }
+
+  listDeleted(ctx: RpcContext): Promise<DeletedNoteListResponse> {
+    return this.call(NOTES_PATTERNS.listDeleted, ctx, undefined);
+  }
+  create(ctx: RpcContext, body: CreateNoteBody): Promise<NoteResponse> {
+    return this.call(NOTES_PATTERNS.create, ctx, body);
+  }
+  update(ctx: RpcContext, body: UpdateNoteRequest): Promise<NoteResponse> {
+    return this.call(NOTES_PATTERNS.update, ctx, body);
+  }
+  remove(ctx: RpcContext, body: NoteIdParam): Promise<null> {
+    return this.call(NOTES_PATTERNS.remove, ctx, body);
+  }
+  restore(ctx: RpcContext, body: NoteIdParam): Promise<NoteResponse> {
+    return this.call(NOTES_PATTERNS.restore, ctx, body);
+  }
+  purge(ctx: RpcContext, body: NoteIdParam): Promise<null> {
+    return this.call(NOTES_PATTERNS.purge, ctx, body);
+  }
+  emptyTrash(ctx: RpcContext): Promise<EmptyTrashResponse> {
+    return this.call(NOTES_PATTERNS.emptyTrash, ctx, undefined);
+  }
+  counts(ctx: RpcContext): Promise<NoteCountsResponse> {
+    return this.call(NOTES_PATTERNS.counts, ctx, undefined);
+  }
+  health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
+    return this.call(NOTES_PATTERNS.health, ctx, undefined, timeoutMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,97 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  createNoteBodySchema,
+  listNotesQuerySchema,
+  noteIdParamSchema,
+  updateNoteBodySchema,
+  type CreateNoteBody,
+  type DeletedNoteListResponse,
+  type EmptyTrashResponse,
+  type ListNotesQuery,
+  type NoteCountsResponse,
+  type NoteIdParam,
+  type NoteListResponse,
+  type NoteResponse,
+  type RpcContext,
+  type UpdateNoteBody,
+} from '@vault/contracts';
+import { NotesRpcClient } from '../../proxy/notes-rpc.client';
+import { Ctx } from '../../proxy/rpc-context.decorator';
+import { zodPipe } from '../../validation/zod.pipe';
+import { noteSizePipe } from './note-size.pipe';
+
+/**
+ * /api/notes (api-contract.md "Notes service", plus `GET /api/notes/counts` and
+ * `DELETE /api/notes/trash`). Protected by the global JWT guard; each handler only translates:
+ * validated body, params and query plus the caller's context in, the service's answer out.
+ */
+@Controller('notes')
+export class NotesController {
+  constructor(private readonly notes: NotesRpcClient) {}
+
+  @Get()
+  list(
+    @Ctx() ctx: RpcContext,
+    @Query(zodPipe(listNotesQuerySchema)) query: ListNotesQuery,
+  ): Promise<NoteListResponse> {
+    return query.limit === undefined ? this.notes.listAll(ctx, query.cursor) : this.notes.list(ctx, query);
+  }
+
+  @Get('deleted')
+  listDeleted(@Ctx() ctx: RpcContext): Promise<DeletedNoteListResponse> {
+    return this.notes.listDeleted(ctx);
+  }
+
+  @Get('counts')
+  counts(@Ctx() ctx: RpcContext): Promise<NoteCountsResponse> {
+    return this.notes.counts(ctx);
+  }
+
+  @Post()
+  @HttpCode(201)
+  create(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(createNoteBodySchema), noteSizePipe()) body: CreateNoteBody,
+  ): Promise<NoteResponse> {
+    return this.notes.create(ctx, body);
+  }
+
+  @Put(':id')
+  update(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
+    @Body(zodPipe(updateNoteBodySchema), noteSizePipe()) body: UpdateNoteBody,
+  ): Promise<NoteResponse> {
+    return this.notes.update(ctx, { id: params.id, ...body });
+  }
+
+  @Delete('trash')
+  @HttpCode(200)
+  emptyTrash(@Ctx() ctx: RpcContext): Promise<EmptyTrashResponse> {
+    return this.notes.emptyTrash(ctx);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
+  ): Promise<void> {
+    await this.notes.remove(ctx, params);
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  restore(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
+  ): Promise<NoteResponse> {
+    return this.notes.restore(ctx, params);
+  }
+
+  @Delete(':id/permanent')
+  @HttpCode(204)
+  async purge(@Ctx() ctx: RpcContext, @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam): Promise<void> {
+    await this.notes.purge(ctx, params);
+  }
+}

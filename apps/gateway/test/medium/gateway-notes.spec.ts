@@ -1,0 +1,380 @@
+import { Controller, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  ErrorCode,
+  NOTE_MAX_BYTES,
+  NOTE_MESSAGES,
+  NOTES_PATTERNS,
+  VaultError,
+  type NoteDto,
+  type RpcRequest,
+} from '@vault/contracts';
+import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { LIST_ALL_PAGE_SIZE } from '../../src/proxy/notes-rpc.client';
+import { clientAddress, freePort, startGateway, type GatewayHarness } from './support/gateway-harness';
+
+/**
+ * The gateway's /api/notes routes against real Redis and a stub notes service on a real TCP
+ * port: what reaches the service (caller, body, params, query), what the client gets back
+ * (201/204, error mapping), validation at the edge, and the paging of the whole-list call.
+ * The real notes service behind the real gateway is covered by apps/e2e.
+ */
+
+const sealed = (bytes = 24) =>
+  `${randomBytes(bytes + 16).toString('hex')}:${randomBytes(12).toString('hex')}`;
+const fields = () => ({ title: sealed(), content: sealed(100), tags: [sealed()], wrappedDEK: sealed(32) });
+const noteDto = (id = randomUUID()): NoteDto => ({
+  id,
+  ...fields(),
+  isEncrypted: true,
+  isDeleted: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  deletedAt: null,
+});
+
+interface Seen {
+  pattern: string;
+  request: RpcRequest<Record<string, unknown> | undefined>;
+}
+
+/** What the stub answers next to a pattern (a value, or an error to throw). */
+const answers = new Map<string, unknown[]>();
+const seen: Seen[] = [];
+
+function answerFor(pattern: string, payload: unknown): unknown {
+  seen.push({ pattern, request: payload as Seen['request'] });
+  const queue = answers.get(pattern);
+  const next = queue && queue.length > 0 ? queue.shift() : undefined;
+  if (next instanceof VaultError) throw next;
+  return next ?? null;
+}
+
+@Controller()
+class StubNotesHandler {
+  @MessagePattern(NOTES_PATTERNS.health)
+  health(): unknown {
+    return { service: 'notes', status: 'ok', uptimeSeconds: 1, checks: { database: 'ok', redis: 'ok' } };
+  }
+
+  @MessagePattern(NOTES_PATTERNS.list)
+  list(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.list, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.listDeleted)
+  listDeleted(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.listDeleted, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.counts)
+  counts(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.counts, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.create)
+  create(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.create, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.update)
+  update(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.update, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.remove)
+  remove(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.remove, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.restore)
+  restore(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.restore, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.purge)
+  purge(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.purge, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.emptyTrash)
+  emptyTrash(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.emptyTrash, p);
+  }
+}
+
+class StubModule {}
+
+async function startStub(port: number): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice(
+    { module: StubModule, controllers: [StubNotesHandler] },
+    {
+      ...rpcServerOptions('notes', { transport: 'tcp', natsUrl: '', host: '127.0.0.1', port }),
+      logger: false,
+    },
+  );
+  app.useGlobalFilters(new RpcDomainExceptionFilter());
+  await app.listen();
+  return app;
+}
+
+describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
+  let gw: GatewayHarness;
+  let stub: INestMicroservice;
+  let bearer: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    const notesPort = await freePort();
+    stub = await startStub(notesPort);
+    gw = await startGateway({ notesPort });
+    const { token, caller } = await gw.token();
+    await gw.openSession(caller.sessionId);
+    bearer = token;
+    userId = caller.userId;
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await stub?.close();
+  });
+
+  beforeEach(() => {
+    answers.clear();
+    seen.length = 0;
+  });
+
+  const answer = (pattern: string, ...values: unknown[]) => answers.set(pattern, values);
+  const inject = (
+    opts: Parameters<GatewayHarness['app']['inject']>[0] & object,
+    token: string | null = bearer,
+  ) =>
+    gw.app.inject({
+      remoteAddress: clientAddress(),
+      ...opts,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(opts.headers ?? {}) },
+    });
+
+  const ID = randomUUID();
+  const ROUTES: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: object }[] = [
+    { method: 'GET', url: '/api/notes' },
+    { method: 'GET', url: '/api/notes/deleted' },
+    { method: 'GET', url: '/api/notes/counts' },
+    { method: 'POST', url: '/api/notes', body: { id: ID, ...fields() } },
+    { method: 'PUT', url: `/api/notes/${ID}`, body: fields() },
+    { method: 'DELETE', url: `/api/notes/${ID}` },
+    { method: 'POST', url: `/api/notes/${ID}/restore` },
+    { method: 'DELETE', url: `/api/notes/${ID}/permanent` },
+    { method: 'DELETE', url: '/api/notes/trash' },
+  ];
+
+  it.each(ROUTES)(
+    'answers 401 to $method $url without a token, and never calls the service',
+    async (route) => {
+      const res = await inject(
+        { method: route.method, url: route.url, ...(route.body ? { payload: route.body } : {}) },
+        null,
+      );
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(seen).toEqual([]);
+    },
+  );
+
+  describe('what reaches the service', () => {
+    it('creates with 201, passing the body as sent and the caller from the token', async () => {
+      const body = { id: randomUUID(), ...fields() };
+      const note = { ...noteDto(body.id), ...body };
+      answer(NOTES_PATTERNS.create, { note });
+      const res = await inject({ method: 'POST', url: '/api/notes', payload: body });
+
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ note });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.request.body).toEqual(body);
+      expect(seen[0]?.request.ctx.auth?.userId).toBe(userId);
+    });
+
+    it('updates with the id of the path beside the re-sealed fields', async () => {
+      const id = randomUUID();
+      const body = fields();
+      answer(NOTES_PATTERNS.update, { note: noteDto(id) });
+      const res = await inject({ method: 'PUT', url: `/api/notes/${id}`, payload: body });
+
+      expect(res.statusCode).toBe(200);
+      expect(seen.map((s) => [s.pattern, s.request.body])).toEqual([
+        [NOTES_PATTERNS.update, { id, ...body }],
+      ]);
+    });
+
+    it.each([
+      ['DELETE', '/api/notes/{id}', NOTES_PATTERNS.remove, 204, null, /^$/],
+      ['POST', '/api/notes/{id}/restore', NOTES_PATTERNS.restore, 200, { note: noteDto() }, /"note"/],
+      ['DELETE', '/api/notes/{id}/permanent', NOTES_PATTERNS.purge, 204, null, /^$/],
+    ])('routes %s %s to %s and answers %i', async (method, path, pattern, status, reply, body) => {
+      const id = randomUUID();
+      answer(pattern, reply);
+      const res = await inject({ method: method as 'POST', url: path.replace('{id}', id) });
+
+      expect({ status: res.statusCode, body: res.body }).toEqual({
+        status,
+        body: expect.stringMatching(body),
+      });
+      expect(seen.map((s) => [s.pattern, s.request.body])).toEqual([[pattern, { id }]]);
+    });
+
+    it('routes DELETE /api/notes/trash to empty-trash, never to a delete of id "trash"', async () => {
+      answer(NOTES_PATTERNS.emptyTrash, { deleted: 4 });
+      const res = await inject({ method: 'DELETE', url: '/api/notes/trash' });
+
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ deleted: 4 });
+      expect(seen.map((s) => s.pattern)).toEqual([NOTES_PATTERNS.emptyTrash]);
+    });
+
+    it('answers the trash and the counts', async () => {
+      answer(NOTES_PATTERNS.listDeleted, { notes: [] });
+      answer(NOTES_PATTERNS.counts, { active: 3, deleted: 1 });
+
+      expect((await inject({ method: 'GET', url: '/api/notes/deleted' })).json()).toEqual({ notes: [] });
+      expect((await inject({ method: 'GET', url: '/api/notes/counts' })).json()).toEqual({
+        active: 3,
+        deleted: 1,
+      });
+    });
+
+    it('passes limit (as a number) and cursor of a page request through in one call', async () => {
+      const page = { notes: [noteDto()], nextCursor: 'next' };
+      answer(NOTES_PATTERNS.list, page);
+      const res = await inject({ method: 'GET', url: '/api/notes?limit=1&cursor=abc' });
+
+      expect(res.json()).toEqual(page);
+      expect(seen.map((s) => s.request.body)).toEqual([{ limit: 1, cursor: 'abc' }]);
+    });
+
+    it('answers the whole list without limit by following the service’s pages to the end', async () => {
+      const notes = [noteDto(), noteDto(), noteDto(), noteDto(), noteDto()];
+      answer(
+        NOTES_PATTERNS.list,
+        { notes: notes.slice(0, 2), nextCursor: 'c1' },
+        { notes: notes.slice(2, 4), nextCursor: 'c2' },
+        { notes: notes.slice(4), nextCursor: null },
+      );
+      const res = await inject({ method: 'GET', url: '/api/notes' });
+
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ notes, nextCursor: null });
+      expect(seen.map((s) => s.request.body)).toEqual([
+        { limit: LIST_ALL_PAGE_SIZE },
+        { limit: LIST_ALL_PAGE_SIZE, cursor: 'c1' },
+        { limit: LIST_ALL_PAGE_SIZE, cursor: 'c2' },
+      ]);
+    });
+  });
+
+  describe('errors of the service', () => {
+    it.each([
+      [ErrorCode.NOT_FOUND, NOTE_MESSAGES.notFound, 404],
+      [ErrorCode.CONFLICT, NOTE_MESSAGES.idTaken, 409],
+      [ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.tooLarge, 413],
+      [ErrorCode.SESSION_REVOKED, 'Session has ended', 401],
+    ])('map %s (%s) to HTTP %i with its message and code', async (code, message, status) => {
+      answer(NOTES_PATTERNS.create, new VaultError(code, message));
+      const res = await inject({
+        method: 'POST',
+        url: '/api/notes',
+        payload: { id: randomUUID(), ...fields() },
+      });
+
+      expect(res.statusCode).toBe(status);
+      expect(res.json()).toMatchObject({ error: message, code });
+    });
+  });
+
+  describe('validation at the edge (the service is never called)', () => {
+    afterEach(() => {
+      expect(seen).toEqual([]);
+    });
+
+    it.each([
+      ['a plaintext title', { id: randomUUID(), ...fields(), title: 'Groceries' }, 'Invalid encrypted title'],
+      ['an id that is no UUID v4', { ...fields(), id: 'note-1' }, 'Invalid id'],
+      ['an unknown field', { id: randomUUID(), ...fields(), isDeleted: true }, 'Unknown field: isDeleted'],
+      ['a missing field', { id: randomUUID(), title: sealed() }, expect.any(String)],
+    ])('answers 400 to a create with %s', async (_label, payload, message) => {
+      const res = await inject({ method: 'POST', url: '/api/notes', payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: message });
+    });
+
+    it('answers 400 to an update that carries an id in its body', async () => {
+      const id = randomUUID();
+      const res = await inject({ method: 'PUT', url: `/api/notes/${id}`, payload: { id, ...fields() } });
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: 'Unknown field: id' });
+    });
+
+    it.each([
+      ['PUT', '/api/notes/not-a-uuid'],
+      ['DELETE', '/api/notes/NOT-A-UUID'],
+      ['POST', `/api/notes/${randomUUID().toUpperCase()}/restore`],
+      ['DELETE', '/api/notes/123/permanent'],
+    ])('answers 400 Invalid id to %s %s', async (method, url) => {
+      const res = await inject({
+        method: method as 'PUT',
+        url,
+        ...(method === 'PUT' ? { payload: fields() } : {}),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: 'Invalid id' });
+    });
+
+    it.each([
+      ['a limit of 0', '?limit=0'],
+      ['a limit of 501', '?limit=501'],
+      ['a limit that is no number', '?limit=ten'],
+      ['an unknown parameter', '?limit=5&sort=asc'],
+      ['a cursor over 200 characters', `?limit=5&cursor=${'a'.repeat(201)}`],
+    ])('answers 400 to a list with %s', async (_label, query) => {
+      const res = await inject({ method: 'GET', url: `/api/notes${query}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+
+    it('answers 413 to a sealed note over 1 MiB that fits the body limit', async () => {
+      const content = `${'ab'.repeat(NOTE_MAX_BYTES / 2)}:${'0'.repeat(24)}`;
+      const payload = { id: randomUUID(), ...fields(), content };
+      expect(JSON.stringify(payload).length).toBeLessThan(gw.config.bodyLimitBytes);
+      for (const [method, url, body] of [
+        ['POST', '/api/notes', payload],
+        ['PUT', `/api/notes/${randomUUID()}`, { ...fields(), content }],
+      ] as const) {
+        const res = await inject({ method, url, payload: body });
+        expect(res.statusCode).toBe(413);
+        expect(res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', error: NOTE_MESSAGES.tooLarge });
+      }
+    });
+
+    it('answers 413 to a body over the body limit', async () => {
+      const content = `${'ab'.repeat(gw.config.bodyLimitBytes / 2)}:${'0'.repeat(24)}`;
+      const res = await inject({
+        method: 'POST',
+        url: '/api/notes',
+        payload: { id: randomUUID(), ...fields(), content },
+      });
+      expect(res.statusCode).toBe(413);
+    });
+  });
+
+  describe('health', () => {
+    it('names notes ok when the notes service answers (auth is down here)', async () => {
+      const res = await inject({ method: 'GET', url: '/api/health' }, null);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        status: 'degraded',
+        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'ok' },
+      });
+    });
+  });
+});

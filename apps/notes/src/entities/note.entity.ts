@@ -1,0 +1,54 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A row of `notes.notes`. Every text field but the ids is ciphertext made on the client
+ * (crypto-protocol.md "Notes"); the server never sees a title, a content or a tag. Never
+ * leaves the service: map it with `toNoteDto`.
+ *
+ * Timestamps are written by the service with millisecond precision, the precision of the
+ * ISO strings in answers, so a list cursor taken from an answer is exact.
+ */
+@Entity({ schema: 'notes', name: 'notes' })
+export class NoteEntity {
+  /** Made by the client (UUID v4) so it can be bound into the ciphertexts' AAD. */
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid', { name: 'owner_id' })
+  ownerId!: string;
+
+  /** Sealed title `hex(ct||tag):hex(iv)`. */
+  @Column('text')
+  title!: string;
+
+  /** Sealed content. */
+  @Column('text')
+  content!: string;
+
+  /** The protocol's one-item list of sealed tags (or empty). */
+  @Column('jsonb')
+  tags!: string[];
+
+  /** The note's key sealed under the vault key. */
+  @Column('text', { name: 'wrapped_dek' })
+  wrappedDek!: string;
+
+  @Column('boolean', { name: 'is_encrypted', default: true })
+  isEncrypted!: boolean;
+
+  @Column('boolean', { name: 'is_deleted', default: false })
+  isDeleted!: boolean;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt!: Date;
+
+  @Column('timestamptz', { name: 'deleted_at', nullable: true })
+  deletedAt!: Date | null;
+
+  /** SHA-256 of the create request's sealed fields: tells an idempotent retry from a clash. */
+  @Column('text', { name: 'body_hash' })
+  bodyHash!: string;
+}

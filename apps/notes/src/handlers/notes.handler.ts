@@ -1,0 +1,87 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  createNoteBodySchema,
+  listNotesQuerySchema,
+  noteIdParamSchema,
+  NOTES_PATTERNS,
+  updateNoteRequestSchema,
+  type DeletedNoteListResponse,
+  type EmptyTrashResponse,
+  type NoteCountsResponse,
+  type NoteListResponse,
+  type NoteResponse,
+  type RpcAuth,
+} from '@vault/contracts';
+import { CallerService } from '../services/caller.service';
+import { NotesService } from '../services/notes.service';
+import { readBody, readContext } from './rpc-request';
+
+/**
+ * One-liners per NOTES_PATTERNS entry: the caller (a live session of the user the context
+ * names), the body validated again with the contract schema, then the service.
+ */
+@Controller()
+export class NotesHandler {
+  constructor(
+    private readonly caller: CallerService,
+    private readonly notes: NotesService,
+  ) {}
+
+  private callerOf(payload: unknown): Promise<RpcAuth> {
+    return this.caller.assertAlive(readContext(payload).auth);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.list)
+  async list(@Payload() payload: unknown): Promise<NoteListResponse> {
+    const auth = await this.callerOf(payload);
+    return this.notes.list(auth, readBody(listNotesQuerySchema, payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.listDeleted)
+  async listDeleted(@Payload() payload: unknown): Promise<DeletedNoteListResponse> {
+    return this.notes.listDeleted(await this.callerOf(payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.create)
+  async create(@Payload() payload: unknown): Promise<NoteResponse> {
+    const auth = await this.callerOf(payload);
+    return this.notes.create(auth, readBody(createNoteBodySchema, payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.update)
+  async update(@Payload() payload: unknown): Promise<NoteResponse> {
+    const auth = await this.callerOf(payload);
+    return this.notes.update(auth, readBody(updateNoteRequestSchema, payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.remove)
+  async remove(@Payload() payload: unknown): Promise<null> {
+    const auth = await this.callerOf(payload);
+    await this.notes.remove(auth, readBody(noteIdParamSchema, payload).id);
+    return null;
+  }
+
+  @MessagePattern(NOTES_PATTERNS.restore)
+  async restore(@Payload() payload: unknown): Promise<NoteResponse> {
+    const auth = await this.callerOf(payload);
+    return this.notes.restore(auth, readBody(noteIdParamSchema, payload).id);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.purge)
+  async purge(@Payload() payload: unknown): Promise<null> {
+    const auth = await this.callerOf(payload);
+    await this.notes.purge(auth, readBody(noteIdParamSchema, payload).id);
+    return null;
+  }
+
+  @MessagePattern(NOTES_PATTERNS.emptyTrash)
+  async emptyTrash(@Payload() payload: unknown): Promise<EmptyTrashResponse> {
+    return this.notes.emptyTrash(await this.callerOf(payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.counts)
+  async counts(@Payload() payload: unknown): Promise<NoteCountsResponse> {
+    return this.notes.counts(await this.callerOf(payload));
+  }
+}

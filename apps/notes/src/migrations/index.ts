@@ -1,0 +1,4 @@
+import { CreateNotesSchema1795400000000 } from './1795400000000-create-notes-schema';
+
+/** Every migration of the notes schema, oldest first (classes, so ts-jest and dist both work). */
+export const NOTES_MIGRATIONS = [CreateNotesSchema1795400000000];

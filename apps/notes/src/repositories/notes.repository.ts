@@ -1,0 +1,225 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { NoteEntity } from '../entities/note.entity';
+
+/** The sealed fields a client sends (create and update). */
+export interface SealedNoteFields {
+  title: string;
+  content: string;
+  tags: string[];
+  wrappedDek: string;
+}
+
+export interface NewNote extends SealedNoteFields {
+  id: string;
+  ownerId: string;
+  bodyHash: string;
+  /** Both created_at and updated_at. */
+  at: Date;
+}
+
+/** A place in the vault list's order (updated_at desc, id desc): list what comes after it. */
+export interface ListPosition {
+  updatedAt: Date;
+  id: string;
+}
+
+/** A row as `RETURNING *` gives it (column names, not properties). */
+interface NoteRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  content: string;
+  tags: string[];
+  wrapped_dek: string;
+  is_encrypted: boolean;
+  is_deleted: boolean;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  body_hash: string;
+}
+
+function fromRow(row: NoteRow): NoteEntity {
+  return Object.assign(new NoteEntity(), {
+    id: row.id,
+    ownerId: row.owner_id,
+    title: row.title,
+    content: row.content,
+    tags: row.tags,
+    wrappedDek: row.wrapped_dek,
+    isEncrypted: row.is_encrypted,
+    isDeleted: row.is_deleted,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+    bodyHash: row.body_hash,
+  });
+}
+
+const firstRow = (raw: unknown): NoteEntity | null => {
+  const rows = raw as NoteRow[] | undefined;
+  return rows?.[0] ? fromRow(rows[0]) : null;
+};
+
+/**
+ * Queries on `notes.notes`. Every query that reads or changes a user's notes is scoped by
+ * `owner_id`; no product rules here (the service decides what a missing row means).
+ */
+@Injectable()
+export class NotesRepository {
+  private readonly notes: Repository<NoteEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.notes = dataSource.getRepository(NoteEntity);
+  }
+
+  /** Inserts unless a note with this id exists (whoever owns it): the new row, or null. */
+  async insertIfAbsent(note: NewNote): Promise<NoteEntity | null> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .insert()
+      .into(NoteEntity)
+      .values({
+        id: note.id,
+        ownerId: note.ownerId,
+        title: note.title,
+        content: note.content,
+        tags: note.tags,
+        wrappedDek: note.wrappedDek,
+        isEncrypted: true,
+        isDeleted: false,
+        createdAt: note.at,
+        updatedAt: note.at,
+        deletedAt: null,
+        bodyHash: note.bodyHash,
+      })
+      .orIgnore()
+      .returning('*')
+      .execute();
+    return firstRow(result.raw);
+  }
+
+  /** Any owner's note: only to tell an idempotent retry from an id clash. */
+  findById(id: string): Promise<NoteEntity | null> {
+    return this.notes.findOneBy({ id });
+  }
+
+  findOwned(ownerId: string, id: string): Promise<NoteEntity | null> {
+    return this.notes.findOneBy({ id, ownerId });
+  }
+
+  /**
+   * The vault list: the owner's active notes, newest `updated_at` first, ties by id
+   * (served by `notes_owner_list_idx`). Exposed as a builder so a test can EXPLAIN it.
+   */
+  listQuery(
+    ownerId: string,
+    opts: { after?: ListPosition; limit?: number } = {},
+  ): SelectQueryBuilder<NoteEntity> {
+    const qb = this.notes
+      .createQueryBuilder('n')
+      .where('n.owner_id = :ownerId', { ownerId })
+      .andWhere('n.is_deleted = false')
+      .orderBy('n.updatedAt', 'DESC')
+      .addOrderBy('n.id', 'DESC');
+    if (opts.after) {
+      qb.andWhere('(n.updated_at, n.id) < (CAST(:afterAt AS timestamptz), CAST(:afterId AS uuid))', {
+        afterAt: opts.after.updatedAt.toISOString(),
+        afterId: opts.after.id,
+      });
+    }
+    if (opts.limit !== undefined) qb.limit(opts.limit);
+    return qb;
+  }
+
+  listActive(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): Promise<NoteEntity[]> {
+    return this.listQuery(ownerId, opts).getMany();
+  }
+
+  /** The owner's trash, most recently deleted first (served by `notes_owner_trash_idx`). */
+  trashQuery(ownerId: string): SelectQueryBuilder<NoteEntity> {
+    return this.notes
+      .createQueryBuilder('n')
+      .where('n.owner_id = :ownerId', { ownerId })
+      .andWhere('n.is_deleted = true')
+      .orderBy('n.deletedAt', 'DESC')
+      .addOrderBy('n.id', 'DESC');
+  }
+
+  listDeleted(ownerId: string): Promise<NoteEntity[]> {
+    return this.trashQuery(ownerId).getMany();
+  }
+
+  /** Replaces the sealed fields of an active note: the updated row, or null (none such). */
+  async updateActive(
+    ownerId: string,
+    id: string,
+    fields: SealedNoteFields,
+    at: Date,
+  ): Promise<NoteEntity | null> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .update(NoteEntity)
+      .set({ ...fields, updatedAt: at })
+      .where('id = :id AND owner_id = :ownerId AND is_deleted = false', { id, ownerId })
+      .returning('*')
+      .execute();
+    return firstRow(result.raw);
+  }
+
+  /** Moves an active note to the trash; false when there is no such active note. */
+  async softDelete(ownerId: string, id: string, at: Date): Promise<boolean> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .update(NoteEntity)
+      .set({ isDeleted: true, deletedAt: at })
+      .where('id = :id AND owner_id = :ownerId AND is_deleted = false', { id, ownerId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Takes a note out of the trash: the restored row, or null (no such note in the trash). */
+  async restore(ownerId: string, id: string): Promise<NoteEntity | null> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .update(NoteEntity)
+      .set({ isDeleted: false, deletedAt: null })
+      .where('id = :id AND owner_id = :ownerId AND is_deleted = true', { id, ownerId })
+      .returning('*')
+      .execute();
+    return firstRow(result.raw);
+  }
+
+  /** Deletes one note of the trash for good; false when there is no such note in the trash. */
+  async purge(ownerId: string, id: string): Promise<boolean> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .delete()
+      .from(NoteEntity)
+      .where('id = :id AND owner_id = :ownerId AND is_deleted = true', { id, ownerId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes every note of the owner's trash for good; how many. */
+  async purgeAllDeleted(ownerId: string): Promise<number> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .delete()
+      .from(NoteEntity)
+      .where('owner_id = :ownerId AND is_deleted = true', { ownerId })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  async counts(ownerId: string): Promise<{ active: number; deleted: number }> {
+    const row = await this.notes
+      .createQueryBuilder('n')
+      .select('count(*) FILTER (WHERE NOT n.is_deleted)::int', 'active')
+      .addSelect('count(*) FILTER (WHERE n.is_deleted)::int', 'deleted')
+      .where('n.owner_id = :ownerId', { ownerId })
+      .getRawOne<{ active: number; deleted: number }>();
+    return { active: row?.active ?? 0, deleted: row?.deleted ?? 0 };
+  }
+}

@@ -1,0 +1,59 @@
+import { ErrorCode, NOTE_MAX_BYTES, VaultError } from '@vault/contracts';
+import { assertNoteSize, isSameCreateRequest, noteBodyHash } from './note-body';
+
+const sealed = (hexChars: number) => `${'ab'.repeat(hexChars / 2)}:${'0'.repeat(24)}`;
+const body = {
+  title: sealed(40),
+  content: sealed(200),
+  tags: [sealed(40)],
+  wrappedDEK: `${'1'.repeat(96)}:${'2'.repeat(24)}`,
+};
+/** A body whose sealed fields add up to exactly `total` characters. */
+const bodyOf = (total: number) => {
+  const fixed = body.title.length + body.tags[0]!.length + body.wrappedDEK.length;
+  const contentHex = total - fixed - 25;
+  return { ...body, content: `${'c'.repeat(contentHex)}:${'0'.repeat(24)}` };
+};
+
+describe('note size check', () => {
+  it('accepts a sealed note of exactly 1 MiB', () => {
+    expect(() => assertNoteSize(bodyOf(NOTE_MAX_BYTES))).not.toThrow();
+  });
+
+  it('answers 413 PAYLOAD_TOO_LARGE one byte over 1 MiB', () => {
+    let error: unknown;
+    try {
+      assertNoteSize(bodyOf(NOTE_MAX_BYTES + 1));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(VaultError);
+    expect((error as VaultError).code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect((error as VaultError).status).toBe(413);
+  });
+});
+
+describe('idempotent create comparison', () => {
+  it('matches a retry of the same request', () => {
+    expect(isSameCreateRequest(noteBodyHash(body), { ...body, tags: [...body.tags] })).toBe(true);
+  });
+
+  it.each([
+    ['title', { title: sealed(42) }],
+    ['content', { content: sealed(202) }],
+    ['tags', { tags: [] }],
+    ['wrappedDEK', { wrappedDEK: `${'3'.repeat(96)}:${'2'.repeat(24)}` }],
+  ])('tells a different %s apart', (_field, change) => {
+    expect(isSameCreateRequest(noteBodyHash(body), { ...body, ...change })).toBe(false);
+  });
+
+  it('tells text moved from one field to the next apart', () => {
+    const a = { ...body, title: 'aa:' + '0'.repeat(24), content: 'bbbb:' + '0'.repeat(24) };
+    const b = { ...body, title: 'aabb:' + '0'.repeat(24), content: 'bb:' + '0'.repeat(24) };
+    expect(noteBodyHash(a)).not.toBe(noteBodyHash(b));
+  });
+
+  it('is a SHA-256 in hex', () => {
+    expect(noteBodyHash(body)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,42 @@
+import {
+  ErrorCode,
+  NOTE_MAX_BYTES,
+  NOTE_MESSAGES,
+  sealedNoteBytes,
+  VaultError,
+  type CreateNoteBody,
+  type UpdateNoteBody,
+} from '@vault/contracts';
+import { createHash } from 'node:crypto';
+import type { SealedNoteFields } from '../repositories/notes.repository';
+
+type SealedBody = Pick<CreateNoteBody, 'title' | 'content' | 'tags' | 'wrappedDEK'>;
+
+/** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
+export function assertNoteSize(body: SealedBody): void {
+  if (sealedNoteBytes(body) > NOTE_MAX_BYTES) {
+    throw new VaultError(ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.tooLarge, {
+      maxBytes: NOTE_MAX_BYTES,
+    });
+  }
+}
+
+/**
+ * SHA-256 of a create request's sealed fields, stored beside the note. A retry of the same
+ * request (same id, same body) hashes the same; a different body under the same id does not.
+ * Field boundaries are unambiguous (a JSON array), so moving text between fields changes it.
+ */
+export function noteBodyHash(body: SealedBody): string {
+  return createHash('sha256')
+    .update(JSON.stringify([body.title, body.content, body.tags, body.wrappedDEK]))
+    .digest('hex');
+}
+
+/** True when `body` is the create request whose hash was stored. */
+export function isSameCreateRequest(storedHash: string, body: SealedBody): boolean {
+  return storedHash === noteBodyHash(body);
+}
+
+export function sealedFields(body: CreateNoteBody | UpdateNoteBody): SealedNoteFields {
+  return { title: body.title, content: body.content, tags: body.tags, wrappedDek: body.wrappedDEK };
+}

@@ -1,0 +1,134 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  ErrorCode,
+  NOTE_MESSAGES,
+  VaultError,
+  type CreateNoteBody,
+  type DeletedNoteListResponse,
+  type EmptyTrashResponse,
+  type ListNotesQuery,
+  type NoteCountsResponse,
+  type NoteListResponse,
+  type NoteResponse,
+  type RpcAuth,
+  type UpdateNoteRequest,
+} from '@vault/contracts';
+import type { NoteEntity } from '../entities/note.entity';
+import { toNoteDto } from '../mappers/note.mapper';
+import { NotesRepository } from '../repositories/notes.repository';
+import { takePage } from './list-page';
+import { assertNoteSize, isSameCreateRequest, noteBodyHash, sealedFields } from './note-body';
+import { decodeCursor, encodeCursor } from './note-cursor';
+
+const notFound = () => new VaultError(ErrorCode.NOT_FOUND, NOTE_MESSAGES.notFound);
+
+/**
+ * The rules of encrypted notes and their trash. Every call acts on the caller's own notes
+ * only: another user's note answers exactly like one that does not exist (404).
+ */
+@Injectable()
+export class NotesService {
+  private readonly logger = new Logger(NotesService.name);
+
+  constructor(private readonly notes: NotesRepository) {}
+
+  /**
+   * Active notes, newest `updatedAt` first, ties by id (descending). Without `limit`: all of
+   * them (after `cursor`, if one is given) and `nextCursor: null`. With `limit`: one page of at
+   * most `limit` notes and at most LIST_PAGE_MAX_BYTES of ciphertext, and the cursor of the
+   * next page (null on the last one).
+   */
+  async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListResponse> {
+    let after: { updatedAt: Date; id: string } | undefined;
+    if (query.cursor !== undefined) {
+      after = decodeCursor(query.cursor);
+      if (!after) throw new VaultError(ErrorCode.VALIDATION_FAILED, NOTE_MESSAGES.invalidCursor);
+    }
+    if (query.limit === undefined) {
+      const rows = await this.notes.listActive(auth.userId, { after });
+      return { notes: rows.map(toNoteDto), nextCursor: null };
+    }
+    const rows = await this.notes.listActive(auth.userId, { after, limit: query.limit + 1 });
+    const { page, hasMore } = takePage(rows, query.limit);
+    const last = page[page.length - 1];
+    return {
+      notes: page.map(toNoteDto),
+      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+    };
+  }
+
+  /** The trash: deleted notes, most recently deleted first. */
+  async listDeleted(auth: RpcAuth): Promise<DeletedNoteListResponse> {
+    return { notes: (await this.notes.listDeleted(auth.userId)).map(toNoteDto) };
+  }
+
+  /**
+   * Stores a note under its client-made id. Idempotent: the same id with the same body
+   * again changes nothing and answers the note as it is now. The same id with another body,
+   * or an id another user already holds, answers 409.
+   */
+  async create(auth: RpcAuth, body: CreateNoteBody): Promise<NoteResponse> {
+    assertNoteSize(body);
+    const bodyHash = noteBodyHash(body);
+    const inserted = await this.notes.insertIfAbsent({
+      id: body.id,
+      ownerId: auth.userId,
+      ...sealedFields(body),
+      bodyHash,
+      at: now(),
+    });
+    if (inserted) {
+      this.logger.debug(`Note ${inserted.id} created by user ${auth.userId}`);
+      return { note: toNoteDto(inserted) };
+    }
+    const existing = await this.notes.findById(body.id);
+    if (existing && existing.ownerId === auth.userId && isSameCreateRequest(existing.bodyHash, body)) {
+      return { note: toNoteDto(existing) };
+    }
+    // A clash, or a row purged between the insert and the read: either way not this request's note.
+    throw new VaultError(ErrorCode.CONFLICT, NOTE_MESSAGES.idTaken);
+  }
+
+  /** Replaces the sealed fields of an active note. A note in the trash must be restored first (404). */
+  async update(auth: RpcAuth, body: UpdateNoteRequest): Promise<NoteResponse> {
+    assertNoteSize(body);
+    const updated = await this.notes.updateActive(auth.userId, body.id, sealedFields(body), now());
+    if (!updated) throw notFound();
+    return { note: toNoteDto(updated) };
+  }
+
+  /** Soft delete: into the trash. Deleting a note already in the trash changes nothing. */
+  async remove(auth: RpcAuth, id: string): Promise<void> {
+    if (await this.notes.softDelete(auth.userId, id, now())) return;
+    if (!(await this.notes.findOwned(auth.userId, id))) throw notFound();
+  }
+
+  /** Out of the trash. Restoring a note that is not in the trash answers it unchanged. */
+  async restore(auth: RpcAuth, id: string): Promise<NoteResponse> {
+    const note: NoteEntity | null =
+      (await this.notes.restore(auth.userId, id)) ?? (await this.notes.findOwned(auth.userId, id));
+    if (!note) throw notFound();
+    return { note: toNoteDto(note) };
+  }
+
+  /** Permanent delete, from the trash only: an active note (or none) answers 404. */
+  async purge(auth: RpcAuth, id: string): Promise<void> {
+    if (!(await this.notes.purge(auth.userId, id))) throw notFound();
+  }
+
+  /** Permanently deletes every note in the caller's trash. */
+  async emptyTrash(auth: RpcAuth): Promise<EmptyTrashResponse> {
+    const deleted = await this.notes.purgeAllDeleted(auth.userId);
+    this.logger.log(`Trash emptied: user ${auth.userId}, ${deleted} note(s) deleted`);
+    return { deleted };
+  }
+
+  counts(auth: RpcAuth): Promise<NoteCountsResponse> {
+    return this.notes.counts(auth.userId);
+  }
+}
+
+/** Millisecond precision, like the ISO strings in answers and the list cursor. */
+function now(): Date {
+  return new Date();
+}

@@ -1,0 +1,201 @@
+import { dataSourceOptions, revertLastMigration, runMigrations } from '@vault/server-kit';
+import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { loadNotesDatabaseConfig } from '../../src/config/notes.config';
+import { CreateNotesSchema1795400000000 } from '../../src/migrations/1795400000000-create-notes-schema';
+import { notesDatabaseConfig } from '../../src/repositories/connections';
+import { NotesRepository } from '../../src/repositories/notes.repository';
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+describe(CreateNotesSchema1795400000000.name, () => {
+  let db: TestDatabase;
+  let pg: Client;
+
+  const tables = async (): Promise<string[]> => {
+    const res = await pg.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'notes' ORDER BY table_name`,
+    );
+    return res.rows.map((r) => r.table_name);
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('notesmigrations');
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+  });
+
+  afterAll(async () => {
+    await pg.end();
+    await db.drop();
+  });
+
+  const cfg = () => notesDatabaseConfig(loadNotesDatabaseConfig({ DATABASE_URL: db.url }));
+
+  it('creates the notes schema with its table, and records itself', async () => {
+    expect(await runMigrations(cfg())).toEqual(['CreateNotesSchema1795400000000']);
+    expect(await tables()).toEqual(['notes', 'notes_migrations']);
+  });
+
+  it('applies nothing the second time', async () => {
+    expect(await runMigrations(cfg())).toEqual([]);
+  });
+
+  it('creates the documented columns, defaults and indexes', async () => {
+    const cols = await pg.query<{
+      column_name: string;
+      data_type: string;
+      is_nullable: string;
+      column_default: string | null;
+    }>(
+      `SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns
+       WHERE table_schema = 'notes' AND table_name = 'notes'`,
+    );
+    const byName = Object.fromEntries(cols.rows.map((c) => [c.column_name, c]));
+    expect(Object.keys(byName).sort()).toEqual(
+      [
+        'id',
+        'owner_id',
+        'title',
+        'content',
+        'tags',
+        'wrapped_dek',
+        'is_encrypted',
+        'is_deleted',
+        'created_at',
+        'updated_at',
+        'deleted_at',
+        'body_hash',
+      ].sort(),
+    );
+    expect(byName.id?.data_type).toBe('uuid');
+    expect(byName.owner_id).toMatchObject({ data_type: 'uuid', is_nullable: 'NO' });
+    expect(byName.tags?.data_type).toBe('jsonb');
+    expect(byName.is_encrypted?.column_default).toBe('true');
+    expect(byName.is_deleted?.column_default).toBe('false');
+    expect(byName.deleted_at).toMatchObject({ data_type: 'timestamp with time zone', is_nullable: 'YES' });
+
+    const idx = await pg.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'notes' AND tablename = 'notes'`,
+    );
+    const defs = Object.fromEntries(idx.rows.map((r) => [r.indexname, r.indexdef]));
+    expect(defs.notes_owner_list_idx).toContain('(owner_id, is_deleted, updated_at DESC, id DESC)');
+    expect(defs.notes_owner_trash_idx).toContain('(owner_id, deleted_at DESC, id DESC) WHERE is_deleted');
+  });
+
+  it('refuses a deleted flag without a deletion time, and tags that are not a list', async () => {
+    const insert = (isDeleted: boolean, deletedAt: Date | null, tags = '[]') =>
+      pg.query(
+        `INSERT INTO notes.notes (id, owner_id, title, content, tags, wrapped_dek, is_deleted, deleted_at, body_hash)
+         VALUES ($1, $2, 'a:b', 'a:b', $3, 'k:i', $4, $5, 'h')`,
+        [randomUUID(), randomUUID(), tags, isDeleted, deletedAt],
+      );
+    await expect(insert(true, null)).rejects.toThrow(/notes_deleted_at_check/);
+    await expect(insert(false, new Date())).rejects.toThrow(/notes_deleted_at_check/);
+    await expect(insert(false, null, '{"a":1}')).rejects.toThrow(/notes_tags_array_check/);
+    await expect(insert(true, new Date())).resolves.toBeDefined();
+  });
+
+  describe('the list query on a few thousand rows', () => {
+    const owner = randomUUID();
+    let ds: DataSource;
+    let repo: NotesRepository;
+
+    beforeAll(async () => {
+      // 60 users with 80 notes each, and the one we ask about with 1000; a quarter of them in the trash.
+      const insert = (owners: string, perOwner: number, params: unknown[] = []) =>
+        pg.query(
+          `INSERT INTO notes.notes (id, owner_id, title, content, tags, wrapped_dek, is_deleted, deleted_at,
+                                    created_at, updated_at, body_hash)
+           SELECT gen_random_uuid(), o.owner, 'aa:' || repeat('0', 24), repeat('b', 300) || ':' || repeat('0', 24),
+                  '[]', 'cc:' || repeat('0', 24), n % 4 = 0, CASE WHEN n % 4 = 0 THEN now() END,
+                  now() - n * interval '1 minute', now() - n * interval '1 minute', 'h'
+           FROM (${owners}) o, generate_series(1, ${perOwner}) n`,
+          params,
+        );
+      await insert('SELECT gen_random_uuid() AS owner FROM generate_series(1, 60)', 80);
+      await insert('SELECT $1::uuid AS owner', 1000, [owner]);
+      await pg.query('ANALYZE notes.notes');
+      ds = new DataSource(dataSourceOptions({ ...cfg(), poolSize: 2 }));
+      await ds.initialize();
+      repo = new NotesRepository(ds);
+    });
+
+    afterAll(async () => {
+      await ds?.destroy();
+    });
+
+    async function plan(sql: string, params: unknown[]): Promise<PlanNode[]> {
+      const res = await pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${sql}`,
+        params,
+      );
+      return nodes(res.rows[0]!['QUERY PLAN'][0].Plan);
+    }
+
+    it('holds a few thousand rows', async () => {
+      const res = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
+      expect(res.rows[0]!.n).toBeGreaterThan(4000);
+    });
+
+    it.each([
+      ['the first page', { limit: 51 }],
+      ['a later page (keyset cursor)', { limit: 51, after: { updatedAt: new Date(), id: randomUUID() } }],
+    ])(
+      'reads %s by an index scan of notes_owner_list_idx, already in order (no sort)',
+      async (_label, opts) => {
+        const [sql, params] = repo.listQuery(owner, opts).getQueryAndParameters();
+        const planNodes = await plan(sql, params);
+        const scans = planNodes.filter((n) => n['Index Name']);
+        expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+          ['Index Scan', 'notes_owner_list_idx'],
+        ]);
+        expect(planNodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
+      },
+    );
+
+    it('reads the whole list of one user through notes_owner_list_idx, never by scanning the table', async () => {
+      const [sql, params] = repo.listQuery(owner).getQueryAndParameters();
+      const planNodes = await plan(sql, params);
+      expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
+        'notes_owner_list_idx',
+      ]);
+      expect(planNodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    });
+
+    it('reads the trash through notes_owner_trash_idx, never by scanning the table', async () => {
+      const [sql, params] = repo.trashQuery(owner).getQueryAndParameters();
+      const planNodes = await plan(sql, params);
+      expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
+        'notes_owner_trash_idx',
+      ]);
+      expect(planNodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    });
+
+    it('answers the page the query asks for', async () => {
+      const page = await repo.listActive(owner, { limit: 10 });
+      expect(page).toHaveLength(10);
+      expect(page.every((n) => n.ownerId === owner && !n.isDeleted)).toBe(true);
+    });
+  });
+
+  it('removes the table again on down, keeping the schema and its ledger', async () => {
+    await revertLastMigration(cfg());
+    expect(await tables()).toEqual(['notes_migrations']);
+  });
+
+  it('comes back up after a down', async () => {
+    expect(await runMigrations(cfg())).toEqual(['CreateNotesSchema1795400000000']);
+    expect(await tables()).toEqual(['notes', 'notes_migrations']);
+  });
+});
