@@ -45,7 +45,12 @@ const tiers = [
   { name: 'deploy', cmd: node, args: ['infra/validate.mjs'], countsFromOutput: true },
   { name: 'deploy-k8s', cmd: node, args: ['infra/validate-k8s.mjs'], countsFromOutput: true },
   // Proves the Kubernetes checks bite: each mutation of a rendered manifest must be caught.
-  { name: 'deploy-k8s-self', cmd: node, args: ['infra/validate-k8s.mjs', '--self-test'], countsFromOutput: true },
+  {
+    name: 'deploy-k8s-self',
+    cmd: node,
+    args: ['infra/validate-k8s.mjs', '--self-test'],
+    countsFromOutput: true,
+  },
   {
     name: 'e2e-api',
     cmd: node,
