@@ -58,6 +58,11 @@ describe(vaultErrorFromRpc.name, () => {
     expect(vaultErrorFromRpc(timeout).status).toBe(503);
   });
 
+  it('answers 413 when NATS refuses a message over its max_payload', () => {
+    const err = Object.assign(new Error('MAX_PAYLOAD_EXCEEDED'), { code: 'MAX_PAYLOAD_EXCEEDED' });
+    expect(vaultErrorFromRpc(err)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
   it('answers 500 for anything else', () => {
     expect(vaultErrorFromRpc(new Error('weird')).status).toBe(500);
   });

@@ -30,6 +30,10 @@ export function vaultErrorFromRpc(error: unknown): VaultError {
   const name = typeof e.name === 'string' ? e.name : '';
   const message = typeof e.message === 'string' ? e.message : '';
   const code = typeof e.code === 'string' ? e.code : '';
+  // NATS refuses a message over the server's max_payload before it leaves: the body is too big.
+  if (code === 'MAX_PAYLOAD_EXCEEDED' || /maximum payload/i.test(message)) {
+    return new VaultError(ErrorCode.PAYLOAD_TOO_LARGE);
+  }
   // The peer is down or did not answer in time: the caller sees 503, never a hang.
   if (
     name === 'TimeoutError' ||
