@@ -23,7 +23,7 @@ FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY libs libs
 COPY apps apps
-RUN npx tsc -b tsconfig.json
+RUN npx tsc -b tsconfig.json && node node_modules/vite/bin/vite.js build apps/web
 
 # ── production dependencies only ─────────────────────────────────────────────
 FROM deps AS prod-deps
@@ -45,6 +45,8 @@ COPY --from=build /app/libs/crypto/dist libs/crypto/dist
 COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
 COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
 COPY --from=build /app/apps/${SERVICE} apps/${SERVICE}
+# The built web app (static files, ~0.5 MB): the gateway serves it unless nginx does.
+COPY --from=build /app/apps/web/dist apps/web/dist
 COPY infra/keygen.mjs infra/keygen.mjs
 USER node
 CMD ["sh", "-c", "exec node apps/$SERVICE/dist/main.js"]

@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeBuiltins = [
   'assert',
@@ -39,7 +40,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
     plugins: { '@nx': nx },
     languageOptions: {
       globals: {
@@ -108,6 +109,12 @@ export default tseslint.config(
         { object: 'process', property: 'env', message: 'Read configuration in config/ only.' },
       ],
     },
+  },
+  {
+    // The web app: React's rules of hooks, and browser globals.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
   prettier,
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
-// Tiers (docs/architecture.md): lint, typecheck, unit, medium, deploy files, API e2e (over TCP and
-// NATS), crypto in Chromium.
+// Tiers (docs/architecture.md): format, lint, build, typecheck, unit (Jest and Vitest), medium, deploy
+// files, API e2e (over TCP and NATS), browser e2e, crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,12 +35,31 @@ const tiers = [
     cmd: 'bash',
     args: ['-c', 'NX_DAEMON=false npx nx show projects >/dev/null && npx eslint . --max-warnings 0'],
   },
+  // Services and libs (tsc -b) and the web app (vite build): the e2e tiers run what this builds.
+  { name: 'build', cmd: node, args: ['scripts/build.mjs'] },
   {
     name: 'typecheck',
     cmd: 'bash',
-    args: ['-c', 'npx tsc -b tsconfig.json && npx tsc -p tsconfig.spec.json --noEmit'],
+    args: [
+      '-c',
+      'npx tsc -p tsconfig.spec.json --noEmit && npx tsc -p apps/web/tsconfig.json --noEmit && npx tsc -p apps/web/tsconfig.node.json --noEmit',
+    ],
   },
   { name: 'unit', cmd: node, args: jest('unit'), jestJson: 'unit' },
+  {
+    name: 'web-unit',
+    cmd: node,
+    args: [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      '--root',
+      'apps/web',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(resultsDir, 'web-unit.json')}`,
+    ],
+    jestJson: 'web-unit',
+  },
   { name: 'medium', cmd: node, args: jest('medium', ['--runInBand']), jestJson: 'medium' },
   { name: 'deploy', cmd: node, args: ['infra/validate.mjs'], countsFromOutput: true },
   { name: 'deploy-k8s', cmd: node, args: ['infra/validate-k8s.mjs'], countsFromOutput: true },
@@ -64,6 +83,13 @@ const tiers = [
     args: ['scripts/e2e.mjs', '--json', `--outputFile=${join(resultsDir, 'e2e-nats.json')}`],
     env: { VAULT_SKIP_BUILD: '1', VAULT_E2E_TRANSPORT: 'nats' },
     jestJson: 'e2e-nats',
+  },
+  {
+    name: 'browser',
+    cmd: node,
+    args: ['scripts/browser-e2e.mjs'],
+    env: { VAULT_SKIP_BUILD: '1' },
+    countsFromOutput: true,
   },
   {
     name: 'crypto-chromium',
@@ -95,7 +121,7 @@ function runTier(tier) {
         if (existsSync(file)) {
           const json = JSON.parse(readFileSync(file, 'utf8'));
           result.passed = json.numPassedTests;
-          result.failed = json.numFailedTests + json.numRuntimeErrorTestSuites;
+          result.failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
           if (json.numTotalTests === 0) result.code = result.code || 1; // a tier that ran nothing proves nothing
         }
       } else if (tier.countsFromOutput) {

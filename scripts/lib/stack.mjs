@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, mkdirSync, writeFileSync, chmodSync } fr
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensurePostgres, ensureRedis } from './services.mjs';
-import { ROOT, colorFor, ensureDependencies, log, paint, run, sleep } from './util.mjs';
+import { ROOT, buildAll, colorFor, ensureDependencies, log, paint, run, sleep } from './util.mjs';
 
 /** Every service, in start order. `migrate` is the service's one-off migration command. */
 export const SERVICES = [
@@ -55,7 +55,8 @@ export function localEnv(overrides = {}) {
     NOTES_RPC_PORT: '4002',
     LOG_LEVEL: 'info',
     VAULT_DATA_DIR: dataDir,
-    ...(existsSync(webRoot) ? { WEB_ROOT: webRoot } : {}),
+    // Built by prepare(); until then the gateway shows its placeholder page.
+    WEB_ROOT: webRoot,
   };
   const env = { ...defaults, ...pick(process.env, Object.keys(defaults)), ...overrides };
   return { ...env, ...ensureDevKeysIfUnset(env) };
@@ -78,10 +79,7 @@ function ensureDevKeysIfUnset(env) {
 /** Install (when needed), build, check Postgres/Redis, migrate. */
 export async function prepare(env, { build = true } = {}) {
   ensureDependencies();
-  if (build) {
-    log('building (tsc -b)...');
-    run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
-  }
+  if (build) buildAll();
   await ensurePostgres(env.DATABASE_URL);
   await ensureRedis(env.REDIS_URL);
   for (const svc of SERVICES.filter((s) => s.migrate)) {

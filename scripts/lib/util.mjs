@@ -74,6 +74,20 @@ export function ensureDependencies() {
   writeFileSync(stamp, hash);
 }
 
+/** Compiles every project: services and libs (TypeScript project references), then the web app (Vite). */
+export function buildAll() {
+  log('building services (tsc -b)...');
+  run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
+  log('building the web app (vite build)...');
+  run(process.execPath, [
+    join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    'apps/web',
+    '--logLevel',
+    'warn',
+  ]);
+}
+
 /** Parses host and port out of a postgres:// or redis:// URL. */
 export function hostPort(url, defaultPort) {
   const u = new URL(url);

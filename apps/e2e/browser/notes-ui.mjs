@@ -1,0 +1,347 @@
+/* global window, document, performance, PerformanceObserver */
+// The notes UI in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
+// sign up, create/edit/tag/search/filter notes, Load More, delete/restore/permanent delete/empty
+// trash, plain and encrypted export then import, with no CSP violation, page error or third-party
+// request. Screenshots go to OUT_DIR.
+//
+//   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/notes-ui.mjs
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+const OUT = process.env.OUT_DIR ?? '.data/notes-ui-shots';
+// More than the 50-note first screen, so Load More is exercised.
+const BULK = Number(process.env.BULK ?? 120);
+mkdirSync(OUT, { recursive: true });
+const id = randomBytes(3).toString('hex');
+const account = {
+  username: `notes_${id}`,
+  email: `notes_${id}@example.org`,
+  phone: '+1 555 0100',
+  password: `Notes-${id}-Pass1`,
+};
+const problems = [];
+const step = (s) => console.log(`• ${s}`);
+const timings = {};
+
+async function shot(page, name, fullPage = true) {
+  const file = join(OUT, `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  console.log(`  screenshot ${file}`);
+}
+
+function watch(page, label) {
+  const origin = new URL(BASE).origin;
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
+    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
+      problems.push(`${label}: console error: ${text}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
+      problems.push(`${label}: third-party: ${url}`);
+  });
+}
+
+async function createNote(page, { title, tags = [], content = '' }) {
+  await page.getByRole('button', { name: 'New Note' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill(title);
+  for (const [i, tag] of tags.entries()) {
+    await dialog.getByLabel('Tags', { exact: true }).fill(tag);
+    if (i % 2 === 0) await dialog.getByLabel('Tags', { exact: true }).press('Enter');
+    else await dialog.getByRole('button', { name: 'Add tag' }).click();
+  }
+  await dialog.getByLabel('Content', { exact: true }).fill(content);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: title, exact: true }).waitFor();
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+try {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    acceptDownloads: true,
+  });
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  watch(page, 'main');
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+
+  step('sign up');
+  await page.goto(`${BASE}/register`);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  await page.getByText('No notes found').waitFor();
+  await shot(page, 'vault-empty-1280');
+
+  step('create notes');
+  await createNote(page, {
+    title: 'Groceries',
+    tags: ['home', 'errands'],
+    content: 'Milk, eggs, sourdough bread, olive oil, tomatoes and basil for the weekend pasta.',
+  });
+  await createNote(page, {
+    title: 'Quarterly planning',
+    tags: ['work', 'planning', 'q3', 'finance', 'urgent'],
+    content:
+      'Review the roadmap with the team. Priorities: ship the encrypted file vault, improve import speed, and write the security whitepaper. Budget review on Thursday; hiring plan next week.',
+  });
+  await createNote(page, {
+    title: 'Lisbon trip',
+    tags: ['travel', 'home'],
+    content: 'Flights booked for May 12. Hotel in Alfama. Try the pastéis de nata at Manteigaria.',
+  });
+  await createNote(page, {
+    title: 'Book notes: The Pragmatic Programmer',
+    tags: ['reading'],
+    content: 'Care about your craft. Think about your work. Provide options, do not make lame excuses.',
+  });
+  await createNote(page, { title: 'Wi-Fi at the cabin', tags: [], content: '' });
+  await createNote(page, {
+    title: 'Gift ideas',
+    tags: ['family', 'home'],
+    content: 'Mum: gardening gloves. Dad: a new chess set. Sam: concert tickets.',
+  });
+  await page.getByRole('heading', { name: 'Notes (6)' }).waitFor();
+  await page.getByLabel('6 notes').waitFor();
+  await shot(page, 'vault-1280');
+
+  step('dialog screenshot (edit with unsaved changes)');
+  await page.getByRole('button', { name: 'Quarterly planning', exact: true }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill('Quarterly planning (Q3)');
+  await dialog.getByRole('img', { name: 'Unsaved changes' }).waitFor();
+  await shot(page, 'dialog-edit-1280', false);
+  await dialog.getByRole('button', { name: 'Update' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Quarterly planning (Q3)', exact: true }).waitFor();
+
+  step('unsaved changes confirm');
+  await page.getByRole('button', { name: 'New Note' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill('Draft that is abandoned');
+  await page.keyboard.press('Escape');
+  await dialog.getByText('You have unsaved changes. Are you sure you want to close?').waitFor();
+  await shot(page, 'dialog-unsaved-confirm-1280', false);
+  await dialog.getByRole('button', { name: 'Discard changes' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  step('search and tags');
+  await page.getByRole('searchbox', { name: 'Search notes' }).fill('SOURDOUGH');
+  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 1);
+  await page.getByRole('searchbox', { name: 'Search notes' }).fill('');
+  await page.getByRole('list', { name: 'Filter by tag' }).getByRole('button', { name: /^home/ }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 3);
+  await page
+    .getByRole('list', { name: 'Filter by tag' })
+    .getByRole('button', { name: /^travel/ })
+    .click();
+  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 1);
+  await shot(page, 'vault-filtered-1280');
+  await page.getByRole('button', { name: 'Clear all' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 6);
+
+  step('800 px');
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await page.waitForTimeout(300);
+  await shot(page, 'vault-800');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForTimeout(300);
+
+  step('delete two notes (to the trash)');
+  for (const title of ['Wi-Fi at the cabin', 'Gift ideas']) {
+    await page.getByRole('button', { name: title, exact: true }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete note' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+  await page.getByRole('heading', { name: 'Notes (4)' }).waitFor();
+  await page.getByLabel('2 deleted notes').waitFor();
+
+  step('trash: restore one, delete one permanently');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Trash/ }).click();
+  await page.getByRole('heading', { name: 'Trash (2)' }).waitFor();
+  await shot(page, 'trash-1280');
+  await page.getByRole('button', { name: 'Restore Gift ideas' }).click();
+  await page.getByRole('heading', { name: 'Trash (1)' }).waitFor();
+  await page.getByRole('button', { name: 'Delete Wi-Fi at the cabin permanently' }).click();
+  await shot(page, 'trash-confirm-1280', false);
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete permanently' }).click();
+  await page.getByText('Trash is empty').waitFor();
+  await shot(page, 'trash-empty-1280');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /All Notes/ })
+    .click();
+  await page.getByRole('heading', { name: 'Notes (5)' }).waitFor();
+  await page.getByRole('button', { name: 'Gift ideas', exact: true }).waitFor();
+
+  step('export plain and encrypted');
+  await page.goto(`${BASE}/settings?tab=data`).catch(() => undefined);
+  // A full page load loses the in-memory key: unlock.
+  await page
+    .getByRole('heading', { name: /^(Unlock your vault|Settings)$/ })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  if (
+    await page
+      .getByRole('heading', { name: 'Unlock your vault' })
+      .isVisible()
+      .catch(() => false)
+  ) {
+    await shot(page, 'unlock-1280');
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Stay unlocked on this device').check();
+    await page.getByRole('button', { name: 'Unlock' }).click();
+  }
+  await page.getByRole('heading', { name: 'Export notes' }).waitFor({ timeout: 30_000 });
+  let download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Notes' }).click();
+  let d = await download;
+  const plainPath = join(OUT, d.suggestedFilename());
+  await d.saveAs(plainPath);
+  const plain = JSON.parse(readFileSync(plainPath, 'utf8'));
+  assert.equal(plain.version, '1.0');
+  assert.equal(plain.notes.length, 5);
+  assert.equal(plain.metadata.export_type, 'full_backup');
+  assert.equal(plain.user.email, account.email);
+  console.log(`  ${d.suggestedFilename()}: ${plain.notes.length} notes`);
+
+  await page.getByRole('radio', { name: /Encrypted with an export password/ }).check();
+  await page.getByLabel('Export password', { exact: true }).fill('correct horse battery staple');
+  await page.getByLabel('Confirm export password', { exact: true }).fill('correct horse battery staple');
+  await shot(page, 'settings-data-1280', false);
+  download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Notes' }).click();
+  d = await download;
+  const encPath = join(OUT, d.suggestedFilename());
+  await d.saveAs(encPath);
+  const enc = JSON.parse(readFileSync(encPath, 'utf8'));
+  assert.equal(enc.format, 'vault-encrypted-backup');
+  assert.ok(!readFileSync(encPath, 'utf8').includes('Groceries'));
+  console.log(`  ${d.suggestedFilename()}: sealed, ${enc.data.length} hex chars`);
+
+  step('import: all exist, then encrypted with a wrong and the right password');
+  await page.getByLabel('Choose backup file').setInputFiles(plainPath);
+  await page.getByText('All notes from the backup already exist in your vault.').waitFor();
+  await page.getByLabel('Choose backup file').setInputFiles(encPath);
+  await page.getByLabel('Backup password', { exact: true }).fill('wrong password');
+  await page.getByRole('button', { name: 'Decrypt and import' }).click();
+  await page
+    .getByText('Failed to import data: The password is wrong, or the file was changed after it was exported.')
+    .waitFor({ timeout: 20_000 });
+  await shot(page, 'import-wrong-password-1280', false);
+  await page.getByLabel('Backup password', { exact: true }).fill('correct horse battery staple');
+  await page.getByRole('button', { name: 'Decrypt and import' }).click();
+  await page.getByText('All notes from the backup already exist in your vault.').waitFor({ timeout: 20_000 });
+
+  step(`import ${BULK} notes (new ids) with progress`);
+  const bulk = {
+    version: '1.0',
+    notes: Array.from({ length: BULK }, (_, i) => ({
+      id: randomUUID(),
+      title: `Bulk note ${String(i).padStart(5, '0')}`,
+      content: `Imported content ${i}. `.repeat(8),
+      tags: [`batch-${i % 7}`, i % 2 ? 'odd' : 'even'],
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    })),
+    user: plain.user,
+    metadata: { exported_at: new Date().toISOString(), total_notes: BULK, export_type: 'full_backup' },
+  };
+  const bulkPath = join(OUT, 'bulk-backup.json');
+  writeFileSync(bulkPath, JSON.stringify(bulk));
+  const t0 = Date.now();
+  await page.getByLabel('Choose backup file').setInputFiles(bulkPath);
+  await page.getByRole('progressbar', { name: 'Import progress' }).waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(800);
+  await page.getByRole('progressbar', { name: 'Import progress' }).scrollIntoViewIfNeeded();
+  await shot(page, 'import-progress-1280', false);
+  await page.getByText(`Successfully imported ${BULK} notes from backup file.`).waitFor({ timeout: 600_000 });
+  timings.importMs = Date.now() - t0;
+  console.log(`  imported ${BULK} in ${timings.importMs} ms`);
+
+  step('reload the vault: time to first card and to all decrypted');
+  await page.goto(`${BASE}/vault`);
+  const tNav = Date.now();
+  await page.locator('.note-card').first().waitFor({ timeout: 60_000 });
+  timings.firstCardMs = Date.now() - tNav;
+  await page.getByRole('heading', { name: `Notes (${BULK + 5})` }).waitFor({ timeout: 120_000 });
+  timings.allDecryptedMs = Date.now() - tNav;
+  const perf = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const firstCard = performance.getEntriesByType('mark');
+    return { domContentLoaded: nav?.domContentLoadedEventEnd, marks: firstCard.length };
+  });
+  console.log(
+    `  first card after ${timings.firstCardMs} ms, all ${BULK + 5} decrypted after ${timings.allDecryptedMs} ms`,
+    perf,
+  );
+  await shot(page, 'vault-bulk-1280');
+  const cards = await page.locator('.note-card').count();
+  assert.equal(cards, 50);
+  await page.getByRole('button', { name: 'Load More Notes' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 100);
+  console.log('  Load More Notes: 50 → 100 cards');
+
+  step('long tasks while typing a search over the whole vault');
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) =>
+      list.getEntries().forEach((e) => window.__long.push(Math.round(e.duration))),
+    ).observe({ type: 'longtask' });
+  });
+  await page.getByRole('searchbox', { name: 'Search notes' }).pressSequentially('content 99', { delay: 30 });
+  await page.waitForTimeout(500);
+  const long = await page.evaluate(() => window.__long);
+  timings.searchLongTasks = long;
+  console.log(`  long tasks during search: ${JSON.stringify(long)}`);
+  await shot(page, 'vault-bulk-search-1280');
+
+  const notesWorkers = workers.filter((u) => /notes\.worker-[a-z0-9]+\.js$/.test(u));
+  console.log(`  workers started: ${workers.map((u) => u.split('/').pop()).join(', ')}`);
+  assert.ok(notesWorkers.length > 0, 'the notes worker ran');
+  const csp = await page.evaluate(() => window.__csp);
+  if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+} finally {
+  await browser.close();
+}
+writeFileSync(join(OUT, 'timings.json'), JSON.stringify(timings, null, 2));
+console.log('timings', timings);
+if (problems.length) {
+  console.log('PROBLEMS:\n' + problems.join('\n'));
+  process.exitCode = 1;
+} else console.log('OK, no problems');

@@ -1,0 +1,274 @@
+/* global window, document, localStorage, indexedDB */
+// A real-browser smoke of the web app against a running stack (headless Chromium, playwright-core):
+// sign up, reload → unlock (wrong then right password), settings, sign out, sign in, five wrong
+// passwords → lockout banner, the inactivity warning and timeout, and no CSP violation, page error
+// or third-party request anywhere. Screenshots go to OUT_DIR for a human to look at.
+//
+//   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/web-smoke.mjs
+//   (OUT_DIR defaults to .data/web-smoke; the gateway must serve the built app: WEB_ROOT=apps/web/dist)
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+const OUT_DIR = resolve(process.env.OUT_DIR ?? '.data/web-smoke');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+mkdirSync(OUT_DIR, { recursive: true });
+const id = randomBytes(3).toString('hex');
+const account = {
+  username: `smoke_${id}`,
+  email: `smoke_${id}@example.org`,
+  phone: '+1 555 0100',
+  password: `Smoke-${id}-Pass1`,
+};
+const problems = [];
+const step = (name) => console.log(`• ${name}`);
+
+/** Records CSP violations, console errors, page errors and any request leaving the origin. */
+function watch(page, label) {
+  const origin = new URL(BASE_URL).origin;
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
+    else if (msg.type() === 'error' && !/status of 4\d\d|status of 503/.test(text)) {
+      problems.push(`${label}: console error: ${text}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`${label}: page error: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`${label}: third-party request: ${url}`);
+    }
+  });
+}
+
+async function cspViolations(page) {
+  return page.evaluate(() => window.__cspViolations ?? []);
+}
+
+async function shot(page, name) {
+  const file = join(OUT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`  screenshot ${file}`);
+}
+
+async function newPage(browser, { width = 1280, height = 860, label = 'page' } = {}) {
+  // Reduced motion: the app turns its transitions off, so screenshots never catch one halfway.
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  const page = await context.newPage();
+  watch(page, label);
+  return { context, page };
+}
+
+async function main() {
+  step(`GET ${BASE_URL}/env-config.js`);
+  const cfg = await fetch(`${BASE_URL}/env-config.js`);
+  assert.equal(cfg.status, 200);
+  assert.match(cfg.headers.get('content-type') ?? '', /javascript/);
+  assert.equal(cfg.headers.get('cache-control'), 'no-store');
+  const cfgText = await cfg.text();
+  assert.match(cfgText, /^window\.__VAULT_CONFIG__ = Object\.freeze\(\{.*"inactivityTimeoutMs":\d+/);
+  const html = await (await fetch(`${BASE_URL}/login`)).text();
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'index.html has an inline script');
+  assert.doesNotMatch(html, /<style|\sstyle=/, 'index.html has inline style');
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  try {
+    const { context, page } = await newPage(browser, { label: 'main' });
+
+    step('sign-up screen');
+    await page.goto(`${BASE_URL}/register`);
+    await page.getByRole('heading', { name: 'Create your vault' }).waitFor();
+    await shot(page, 'sign-up-1280');
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm password', { exact: true }).fill('mismatch');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
+    await shot(page, 'sign-up-error-1280');
+    await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    assert.equal(new URL(page.url()).pathname, '/vault');
+    await shot(page, 'shell-1280');
+
+    step('the vault key is a non-extractable CryptoKey; nothing secret in localStorage');
+    const stored = await page.evaluate(() => ({ ...localStorage }));
+    const saved = JSON.parse(stored['vault.user'] ?? '{}');
+    assert.deepEqual(Object.keys(saved).sort(), ['email', 'id', 'token']);
+    assert.ok(!JSON.stringify(stored).includes(account.password));
+
+    step('settings: account tab');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Account' }).click();
+    await page.getByText('Member since').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('tab'), 'account');
+    await shot(page, 'settings-account-1280');
+
+    step('narrow screen (800 px): the sidebar is a drawer');
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.getByRole('link', { name: 'All Notes' }).waitFor({ state: 'hidden' });
+    await shot(page, 'shell-800');
+    await page.getByRole('button', { name: 'Show navigation' }).click();
+    await page.getByRole('link', { name: 'All Notes' }).waitFor();
+    await shot(page, 'shell-800-drawer');
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'All Notes' }).waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    step('reload → unlock step');
+    await page.goto(`${BASE_URL}/vault`);
+    await page.getByRole('heading', { name: 'Unlock your vault' }).waitFor();
+    await shot(page, 'unlock-1280');
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-password-1');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid password' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'unlock-wrong-1280');
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+
+    step('sign out → /login');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/login');
+    await shot(page, 'sign-in-1280');
+
+    step('sign in with "Stay unlocked on this device"; a reload keeps the vault unlocked');
+    await page.getByLabel('Username, email or phone').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('checkbox', { name: 'Stay unlocked on this device' }).check();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor();
+    const storedKey = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const req = indexedDB.open('vault-device');
+          req.onsuccess = () => {
+            const get = req.result.transaction('vault-keys').objectStore('vault-keys').getAll();
+            get.onsuccess = () => {
+              const key = get.result[0];
+              resolve(key ? { type: key.constructor.name, extractable: key.extractable } : null);
+              req.result.close();
+            };
+          };
+        }),
+    );
+    assert.deepEqual(storedKey, { type: 'CryptoKey', extractable: false });
+
+    step('sign out clears the stored key');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
+    const keysLeft = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const req = indexedDB.open('vault-device');
+          req.onsuccess = () => {
+            const count = req.result.transaction('vault-keys').objectStore('vault-keys').count();
+            count.onsuccess = () => {
+              resolve(count.result);
+              req.result.close();
+            };
+          };
+        }),
+    );
+    assert.equal(keysLeft, 0);
+
+    step('five wrong passwords → lockout banner with a countdown');
+    await page.getByLabel('Username, email or phone').fill(account.username);
+    let locked = false;
+    for (let attempt = 1; attempt <= 6 && !locked; attempt += 1) {
+      await page.getByLabel('Password', { exact: true }).fill(`Wrong-${attempt}-Pass`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const outcome = await Promise.race([
+        page
+          .getByText('Account Temporarily Locked')
+          .waitFor({ timeout: 30_000 })
+          .then(() => 'locked'),
+        page
+          .getByRole('alert')
+          .filter({ hasText: 'Invalid credentials' })
+          .waitFor({ timeout: 30_000 })
+          .then(() => 'invalid'),
+      ]);
+      locked = outcome === 'locked';
+      if (!locked) await page.waitForFunction(() => !document.querySelector('button[aria-busy="true"]'));
+    }
+    assert.ok(locked, 'no lockout banner after five wrong passwords');
+    const timer = await page.getByRole('timer').textContent();
+    assert.match(timer ?? '', /^(09:5\d|10:00)$/);
+    assert.ok(await page.getByRole('button', { name: 'Sign in' }).isDisabled());
+    await shot(page, 'sign-in-lockout-1280');
+    problems.push(...(await cspViolations(page)).map((v) => `main: CSP violation: ${v}`));
+    await context.close();
+
+    step('inactivity: warning, then sign-out (short timeout served for this page)');
+    const idle = await newPage(browser, { label: 'idle' });
+    await idle.page.route('**/env-config.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: 'window.__VAULT_CONFIG__ = {"inactivityTimeoutMs":9000,"inactivityWarningMs":6000};',
+      }),
+    );
+    // A fresh account for this context (the first one is locked now).
+    await idle.page.goto(`${BASE_URL}/register`);
+    await idle.page.getByLabel('Username', { exact: true }).fill(`smoke_i${id}`);
+    await idle.page.getByLabel('Email', { exact: true }).fill(`smoke_i${id}@example.org`);
+    await idle.page.getByLabel('Phone number', { exact: true }).fill(account.phone);
+    await idle.page.getByLabel('Password', { exact: true }).fill(account.password);
+    await idle.page.getByLabel('Confirm password', { exact: true }).fill(account.password);
+    await idle.page.getByRole('button', { name: 'Create account' }).click();
+    await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    await idle.page
+      .getByRole('alertdialog', { name: 'Session Timeout Warning' })
+      .waitFor({ timeout: 15_000 });
+    await shot(idle.page, 'inactivity-warning-1280');
+    await idle.page.getByRole('button', { name: 'Stay Logged In' }).click();
+    await idle.page.getByRole('alertdialog').waitFor({ state: 'hidden' });
+    await idle.page
+      .getByRole('alertdialog', { name: 'Session Timeout Warning' })
+      .waitFor({ timeout: 15_000 });
+    await idle.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor({ timeout: 15_000 });
+    await idle.page.getByText('You were signed out after').waitFor();
+    await shot(idle.page, 'inactivity-signed-out-1280');
+    problems.push(...(await cspViolations(idle.page)).map((v) => `idle: CSP violation: ${v}`));
+    await idle.context.close();
+  } finally {
+    await browser.close();
+  }
+
+  if (problems.length > 0) {
+    console.error(`\n${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log('\nweb smoke passed: no CSP violation, page error or third-party request');
+}
+
+main().catch((error) => {
+  console.error(error);
+  if (problems.length) console.error(problems.join('\n'));
+  process.exit(1);
+});

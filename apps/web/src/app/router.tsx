@@ -1,0 +1,50 @@
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { LoginScreen } from '../features/auth/components/login-screen';
+import { RegisterScreen } from '../features/auth/components/register-screen';
+import { VaultPage } from '../features/notes/components/vault-page';
+import { SettingsPage } from '../features/settings/components/settings-page';
+import { TrashPage } from '../features/trash/components/trash-page';
+import { VaultLayout } from './layouts/vault-layout';
+import { AdminGate, AdminLoginPage } from './routes/admin';
+import { ProtectedRoute, PublicOnlyRoute } from './routes/guards';
+import { FilesPage, TestingPage } from './routes/placeholders';
+import { RecoveryPage } from './routes/recovery';
+import { RootRoute } from './routes/root';
+import { RouteError } from './routes/route-error';
+
+/** The route table of spec section 2. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootRoute />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <PublicOnlyRoute />,
+        children: [
+          { path: 'login', element: <LoginScreen /> },
+          { path: 'register', element: <RegisterScreen /> },
+          { path: 'recovery', element: <RecoveryPage /> },
+        ],
+      },
+      {
+        element: <ProtectedRoute />,
+        children: [
+          {
+            element: <VaultLayout />,
+            children: [
+              { path: 'vault', element: <VaultPage /> },
+              { path: 'files', element: <FilesPage /> },
+              { path: 'trash', element: <TrashPage /> },
+              { path: 'settings', element: <SettingsPage /> },
+              { path: 'testing', element: <TestingPage /> },
+            ],
+          },
+        ],
+      },
+      { path: 'admin/login', element: <AdminLoginPage /> },
+      { path: 'admin', element: <AdminGate /> },
+      { index: true, element: <Navigate to="/vault" replace /> },
+      { path: '*', element: <Navigate to="/vault" replace /> },
+    ],
+  },
+];

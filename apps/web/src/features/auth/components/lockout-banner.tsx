@@ -1,0 +1,22 @@
+import { Banner } from '../../../components/banner';
+import { LockIcon } from '../../../components/icons';
+import { formatMmSs } from '../../../lib/format';
+
+/** Spec section 9: lockout after 5 consecutive failed sign-ins, 600 s by default. */
+export const DEFAULT_LOCKOUT_SECONDS = 600;
+export const LOCKOUT_TITLE = 'Account Temporarily Locked';
+
+/** Spec section 8: 'Account Temporarily Locked ... due to 5 consecutive failed login attempts', with a countdown. */
+export function LockoutBanner({ remainingSeconds }: { remainingSeconds: number }) {
+  return (
+    <Banner tone="danger" title={LOCKOUT_TITLE} icon={<LockIcon />} role="alert">
+      <p>Sign-in is paused due to 5 consecutive failed login attempts.</p>
+      <p className="lockout__countdown">
+        Try again in{' '}
+        <span role="timer" aria-live="off" className="lockout__time">
+          {formatMmSs(remainingSeconds)}
+        </span>
+      </p>
+    </Banner>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Banner } from '../../../components/banner';
+import { Button } from '../../../components/button';
+import { TextField } from '../../../components/input';
+import { PasswordInput } from '../../../components/password-input';
+import { useApiClient } from '../../../lib/api-context';
+import { useCrypto } from '../../../workers/crypto-context';
+import { signup } from '../api/signup';
+import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
+import { useSessionStore } from '../state/session-context';
+import { passwordChecks, validateSignup, type SignupFields } from '../utils/signup-validation';
+import { AuthLayout } from './auth-layout';
+import { PasswordChecklist } from './password-checklist';
+
+export const REGISTER_MESSAGES = { failed: 'Registration failed' } as const;
+
+const EMPTY: SignupFields = { username: '', email: '', phoneNumber: '', password: '', confirmPassword: '' };
+
+/**
+ * The sign-up screen (spec sections 2, 5, 8): the spec's validations in order, then a fresh vault
+ * key wrapped under the password in the worker (createAccount), then the sign-up call with the
+ * authKey and wrapped key only.
+ */
+export function RegisterScreen() {
+  const api = useApiClient();
+  const crypto = useCrypto();
+  const session = useSessionStore();
+  const { finish } = useCompleteSignIn();
+  const [fields, setFields] = useState<SignupFields>(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const set = (name: keyof SignupFields) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setFields((f) => ({ ...f, [name]: e.target.value }));
+  const checks = passwordChecks(fields.password, fields.confirmPassword);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const problem = validateSignup(fields);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await session.settled();
+      const material = await crypto.createAccount(fields.password);
+      const answer = await signup(api, {
+        username: fields.username.trim(),
+        email: fields.email.trim(),
+        phoneNumber: fields.phoneNumber.trim(),
+        authKey: material.authKey,
+        salt: material.salt,
+        kdfParams: material.kdfParams,
+        wrappedVaultKey: material.wrappedVaultKey,
+      });
+      await finish(answer, material.vaultKey, false);
+    } catch (e) {
+      setError(e instanceof Error && e.message ? e.message : REGISTER_MESSAGES.failed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Create your vault"
+      subtitle="Everything you keep is encrypted on this device before it is saved."
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </p>
+      }
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {error ? <Banner tone="danger">{error}</Banner> : null}
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={fields.username}
+          onChange={set('username')}
+          disabled={busy}
+          autoFocus
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={fields.email}
+          onChange={set('email')}
+          disabled={busy}
+        />
+        <TextField
+          label="Phone number"
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          placeholder="+1 555 123 4567"
+          value={fields.phoneNumber}
+          onChange={set('phoneNumber')}
+          disabled={busy}
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          value={fields.password}
+          onChange={set('password')}
+          disabled={busy}
+          aria-describedby="password-checklist password-note"
+        />
+        <PasswordInput
+          label="Confirm password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={fields.confirmPassword}
+          onChange={set('confirmPassword')}
+          disabled={busy}
+        />
+        <PasswordChecklist checks={checks} id="password-checklist" />
+        <div className="note" id="password-note">
+          <p className="note__title">About your password</p>
+          <p>
+            Use at least 8 characters with an uppercase letter, a lowercase letter and a number. Your password
+            encrypts your vault: it never leaves this device, so nobody, not even the server, can read your
+            notes, and nobody can reset it for you. Choose one you will remember.
+          </p>
+        </div>
+        <Button type="submit" block size="lg" loading={busy} loadingLabel="Creating your vault...">
+          Create account
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,137 @@
+import type { MeResponse } from '@vault/contracts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner';
+import { Button } from '../../../components/button';
+import { Checkbox } from '../../../components/checkbox';
+import { PasswordInput } from '../../../components/password-input';
+import { useApiClient } from '../../../lib/api-context';
+import { isWrongPassword } from '../../../workers/crypto-service';
+import { useCrypto } from '../../../workers/crypto-context';
+import { getMe } from '../api/get-me';
+import { useSignOut } from '../hooks/use-sign-out';
+import { useSession, useSessionStore } from '../state/session-context';
+import { AuthLayout } from './auth-layout';
+
+export const UNLOCK_MESSAGES = {
+  required: 'Please enter your password',
+  invalid: 'Invalid password',
+  failed: 'Could not unlock your vault',
+} as const;
+
+/**
+ * After a reload the session is still valid (refresh cookie) but the vault key is gone from
+ * memory. The password unwraps it again here, on this device: a wrong password fails the
+ * AES-GCM open of the wrapped key, and nothing about the attempt is sent to the server.
+ */
+export function UnlockScreen() {
+  const api = useApiClient();
+  const crypto = useCrypto();
+  const session = useSessionStore();
+  const { user } = useSession();
+  const signOut = useSignOut();
+  const [password, setPassword] = useState('');
+  const [stayUnlocked, setStayUnlocked] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [me, setMe] = useState<MeResponse | null>(null);
+
+  // Fetch the vault material early: this also confirms the session is still alive.
+  useEffect(() => {
+    let live = true;
+    getMe(api).then(
+      (answer) => {
+        if (!live) return;
+        setMe(answer);
+        session.updateUser(answer.user);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, session]);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!password) {
+      setError(UNLOCK_MESSAGES.required);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const answer = me ?? (await getMe(api));
+      if (!me) {
+        setMe(answer);
+        session.updateUser(answer.user);
+      }
+      const vaultKey = await crypto.unlockVault(password, answer.vault);
+      setPassword('');
+      await session.unlock(vaultKey, stayUnlocked);
+    } catch (e) {
+      setError(
+        isWrongPassword(e)
+          ? UNLOCK_MESSAGES.invalid
+          : e instanceof Error && e.message
+            ? e.message
+            : UNLOCK_MESSAGES.failed,
+      );
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Unlock your vault"
+      subtitle={
+        <>
+          Signed in as <strong className="auth__email">{user?.email}</strong>. Enter your password to decrypt
+          your vault on this device.
+        </>
+      }
+      footer={
+        <p>
+          Not you?{' '}
+          <button type="button" className="link-btn" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </p>
+      }
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {error ? <Banner tone="danger">{error}</Banner> : null}
+        {/* For password managers: which account this password belongs to. */}
+        <input
+          type="text"
+          name="username"
+          autoComplete="username"
+          value={user?.email ?? ''}
+          readOnly
+          hidden
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          disabled={busy}
+          autoFocus
+        />
+        <div className="form__row">
+          <Checkbox
+            label="Stay unlocked on this device"
+            description="Keeps the vault key in this browser so a reload doesn't ask for your password. Use only on a device you trust."
+            checked={stayUnlocked}
+            onChange={(e) => setStayUnlocked(e.target.checked)}
+            disabled={busy}
+          />
+        </div>
+        <Button type="submit" block size="lg" loading={busy} loadingLabel="Unlocking...">
+          Unlock
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

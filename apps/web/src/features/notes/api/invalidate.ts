@@ -1,0 +1,15 @@
+import type { QueryCache } from '../../../lib/query';
+import { noteCountsQueryKey } from './get-note-counts';
+
+/** The trash's query key (features/trash/api/get-deleted-notes.ts). */
+export const deletedNotesQueryKey = 'notes/deleted';
+
+/**
+ * After any change to notes: the sidebar's All Notes / Trash counts (GET /api/notes/counts,
+ * read by the shell through the query cache) and the trash list are refetched where shown, and
+ * marked stale elsewhere.
+ */
+export function notesChanged(cache: QueryCache, { trash = true }: { trash?: boolean } = {}): void {
+  cache.invalidate(noteCountsQueryKey);
+  if (trash) cache.invalidate(deletedNotesQueryKey);
+}

@@ -1,0 +1,90 @@
+import { memo } from 'react';
+import { AlertIcon, LockIcon } from '../../../components/icons';
+import type { DecryptedNote, NoteItem } from '../state/notes-store';
+import { NOTE_PREVIEW_LENGTH } from '../utils/limits';
+import { cardDate, cardTags, previewText } from '../utils/note-format';
+import { NOTE_MESSAGES } from '../utils/note-rules';
+
+export interface NoteCardProps {
+  note: DecryptedNote;
+  onOpen: (id: string) => void;
+}
+
+/**
+ * A note in the grid (spec section 2): title or 'Untitled', a 150-character preview, up to 3
+ * tags and '+N more', the updated (or created) date with hour and minute, and 'Encrypted'.
+ * The title is the card's button; the whole card is its click target.
+ */
+export const NoteCard = memo(function NoteCard({ note, onOpen }: NoteCardProps) {
+  const { shown, more } = cardTags(note.tags);
+  const date = cardDate(note);
+  const titleId = `note-${note.id}-title`;
+  return (
+    <article className="note-card" aria-labelledby={titleId} data-note-id={note.id}>
+      <div className="note-card__head">
+        <h3 className="note-card__title" id={titleId}>
+          <button type="button" className="note-card__open" onClick={() => onOpen(note.id)}>
+            {note.title || 'Untitled'}
+          </button>
+        </h3>
+        <span className="note-card__encrypted" title="Encrypted on this device">
+          <LockIcon width={13} height={13} />
+          Encrypted
+        </span>
+      </div>
+      {note.content ? (
+        <p className="note-card__preview">{previewText(note.content, NOTE_PREVIEW_LENGTH)}</p>
+      ) : (
+        <p className="note-card__preview note-card__preview--empty">No content</p>
+      )}
+      {shown.length > 0 ? (
+        <ul className="note-card__tags" aria-label="Tags">
+          {shown.map((tag) => (
+            <li key={tag} className="chip chip--sm">
+              {tag}
+            </li>
+          ))}
+          {more > 0 ? <li className="chip chip--sm chip--more">+{more} more</li> : null}
+        </ul>
+      ) : null}
+      <footer className="note-card__footer">
+        {date ? (
+          <time dateTime={note.updatedAt || note.createdAt}>
+            {note.updatedAt && note.updatedAt !== note.createdAt ? 'Updated ' : 'Created '}
+            {date}
+          </time>
+        ) : null}
+      </footer>
+    </article>
+  );
+});
+
+export interface FailedNoteCardProps {
+  item: Extract<NoteItem, { kind: 'failed' }>;
+  onDelete: (id: string) => void;
+}
+
+/** A note that could not be decrypted: said plainly; it can still be moved to the trash. */
+export const FailedNoteCard = memo(function FailedNoteCard({ item, onDelete }: FailedNoteCardProps) {
+  const date = cardDate(item.sealed);
+  const titleId = `note-${item.id}-title`;
+  return (
+    <article className="note-card note-card--failed" aria-labelledby={titleId} data-note-id={item.id}>
+      <div className="note-card__head">
+        <h3 className="note-card__title" id={titleId}>
+          <AlertIcon width={16} height={16} /> {NOTE_MESSAGES.decryptFailed}
+        </h3>
+      </div>
+      <p className="note-card__preview">
+        This note could not be decrypted with your vault key. It may be damaged, or it was sealed under
+        another key.
+      </p>
+      <footer className="note-card__footer">
+        {date ? <time dateTime={item.sealed.updatedAt}>{date}</time> : <span />}
+        <button type="button" className="link-btn note-card__action" onClick={() => onDelete(item.id)}>
+          Move to trash
+        </button>
+      </footer>
+    </article>
+  );
+});

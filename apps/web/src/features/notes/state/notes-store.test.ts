@@ -1,0 +1,321 @@
+import type { NoteDto, NoteListResponse } from '@vault/contracts';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/api-error';
+import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
+import type { NotesPageQuery } from '../api/get-notes';
+import { makeVaultKey, sealMany, sealNote } from '../testing/notes-harness';
+import { NotesStore, type NotesSnapshot } from './notes-store';
+
+/** Keyset pages over a fixed list, like the API: the cursor is the last id of the page. */
+function pager(all: NoteDto[]) {
+  const queries: NotesPageQuery[] = [];
+  const held = new Map<string, () => void>();
+  const holdCursors = new Set<string>();
+  const failCursors = new Map<string, number>();
+  const fetchPage = async (query: NotesPageQuery): Promise<NoteListResponse> => {
+    queries.push(query);
+    const key = query.cursor ?? '';
+    if (holdCursors.has(key)) await new Promise<void>((resolve) => held.set(key, resolve));
+    const fails = failCursors.get(key) ?? 0;
+    if (fails > 0) {
+      failCursors.set(key, fails - 1);
+      throw new ApiError(0, 'Network error');
+    }
+    const start = query.cursor ? all.findIndex((n) => n.id === query.cursor) + 1 : 0;
+    const notes = all.slice(start, start + query.limit);
+    const more = start + notes.length < all.length;
+    return { notes, nextCursor: more ? notes[notes.length - 1]!.id : null };
+  };
+  return {
+    fetchPage,
+    queries,
+    hold: (cursor: string) => holdCursors.add(cursor),
+    release: (cursor: string) => {
+      holdCursors.delete(cursor);
+      held.get(cursor)?.();
+    },
+    failOnce: (cursor: string) => failCursors.set(cursor, 1),
+  };
+}
+
+/** Records every batch the store asks the crypto to decrypt. */
+class RecordingCrypto extends InlineNotesCrypto {
+  readonly batches: string[][] = [];
+  override async decryptBatch(key: CryptoKey, notes: readonly NoteDto[]) {
+    this.batches.push(notes.map((n) => n.id));
+    return super.decryptBatch(key, notes);
+  }
+}
+
+function until(store: NotesStore, predicate: (s: NotesSnapshot) => boolean): Promise<NotesSnapshot> {
+  return new Promise((resolve) => {
+    if (predicate(store.getSnapshot())) return resolve(store.getSnapshot());
+    const off = store.subscribe(() => {
+      if (predicate(store.getSnapshot())) {
+        off();
+        resolve(store.getSnapshot());
+      }
+    });
+  });
+}
+
+describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', () => {
+  it('shows the first 50 (newest) as soon as they are decrypted, while the rest is still on its way', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 180);
+    const api = pager(all);
+    const crypto = new RecordingCrypto();
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto,
+      fetchPage: api.fetchPage,
+      nextPageSize: 60,
+      batchSize: 40,
+    });
+    api.hold(all[49]!.id); // the second page waits
+
+    void store.load();
+    const first = await until(store, (s) => s.status === 'ready');
+    expect(first.decryptedCount).toBe(50);
+    expect(first.complete).toBe(false);
+    expect(first.items.filter((i) => i.kind === 'decrypted').map((i) => i.id)).toEqual(
+      all.slice(0, 50).map((n) => n.id),
+    );
+    expect(api.queries).toEqual([
+      { limit: 50, cursor: null },
+      { limit: 60, cursor: all[49]!.id },
+    ]);
+    // The first batch sent to the worker is exactly the first screen, newest first.
+    expect(crypto.batches[0]).toEqual(all.slice(0, 50).map((n) => n.id));
+
+    api.release(all[49]!.id);
+    await store.whenComplete();
+    const done = store.getSnapshot();
+    expect(done.complete).toBe(true);
+    expect(done.decryptedCount).toBe(180);
+    expect(done.pendingCount).toBe(0);
+    expect(done.items.map((i) => i.id)).toEqual(all.map((n) => n.id));
+    // Later pages are decrypted in batches of the configured size, in order.
+    expect(crypto.batches.map((b) => b.length)).toEqual([50, 40, 20, 40, 20, 10]);
+    expect(crypto.batches.flat()).toEqual(all.map((n) => n.id));
+    // decryptedNotes keyed by id.
+    expect(done.decrypted.get(all[123]!.id)).toMatchObject({ title: 'Note 123', content: '', tags: [] });
+  });
+
+  it('a note that fails to decrypt becomes a failed item; every other note works', async () => {
+    const key = await makeVaultKey();
+    const otherKey = await makeVaultKey();
+    const good = await sealMany(key, 5, (i) => ({ title: `Good ${i}`, content: `Body ${i}`, tags: ['t'] }));
+    const foreign = await sealNote(
+      otherKey,
+      { title: 'Sealed under another key' },
+      { updatedAt: '2026-05-31T12:00:00.000Z' },
+    );
+    const tamperedSource = await sealNote(
+      key,
+      { title: 'Tampered' },
+      { updatedAt: '2026-05-31T11:00:00.000Z' },
+    );
+    const flipped = tamperedSource.title.startsWith('0') ? '1' : '0';
+    const tampered = { ...tamperedSource, title: flipped + tamperedSource.title.slice(1) };
+    const all = [good[0]!, good[1]!, good[2]!, good[3]!, good[4]!, foreign, tampered];
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: pager(all).fetchPage,
+    });
+    await store.whenComplete();
+    const s = store.getSnapshot();
+    expect(s.decryptedCount).toBe(5);
+    expect(s.failedCount).toBe(2);
+    expect(s.items.map((i) => i.kind)).toEqual([
+      'decrypted',
+      'decrypted',
+      'decrypted',
+      'decrypted',
+      'decrypted',
+      'failed',
+      'failed',
+    ]);
+    expect(s.items[0]).toMatchObject({
+      kind: 'decrypted',
+      note: { title: 'Good 0', content: 'Body 0', tags: ['t'] },
+    });
+    expect(s.items[5]).toMatchObject({ kind: 'failed', id: foreign.id });
+  });
+
+  it('a worker failure marks that batch as failed and loading goes on', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 8);
+    const inner = new InlineNotesCrypto();
+    let calls = 0;
+    const crypto: NotesCrypto = {
+      ...inner,
+      encrypt: inner.encrypt.bind(inner),
+      update: inner.update.bind(inner),
+      sealBackup: inner.sealBackup.bind(inner),
+      openBackup: inner.openBackup.bind(inner),
+      decryptBatch: (k, notes) =>
+        ++calls === 1 ? Promise.reject(new Error('worker died')) : inner.decryptBatch(k, notes),
+    };
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto,
+      fetchPage: pager(all).fetchPage,
+      firstPageSize: 3,
+      nextPageSize: 5,
+    });
+    await store.whenComplete();
+    const s = store.getSnapshot();
+    expect(s.items.slice(0, 3).every((i) => i.kind === 'failed')).toBe(true);
+    expect(s.decryptedCount).toBe(5);
+  });
+
+  it("a first page that fails is an error ('Failed to load notes: ...') and Retry loads it", async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 3);
+    const api = pager(all);
+    api.failOnce('');
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: api.fetchPage,
+    });
+    await store.load();
+    expect(store.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: 'Failed to load notes: Network error',
+    });
+    await store.retry();
+    expect(store.getSnapshot()).toMatchObject({
+      status: 'ready',
+      error: null,
+      complete: true,
+      decryptedCount: 3,
+    });
+  });
+
+  it('a later page that fails keeps what is loaded; Retry resumes from the cursor without duplicates', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 12);
+    const api = pager(all);
+    api.failOnce(all[3]!.id);
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: api.fetchPage,
+      firstPageSize: 4,
+      nextPageSize: 4,
+    });
+    await store.load();
+    expect(store.getSnapshot()).toMatchObject({ status: 'ready', complete: false, decryptedCount: 4 });
+    expect(store.getSnapshot().error).toMatch(/^Failed to load notes/);
+    await store.retry();
+    const s = store.getSnapshot();
+    expect(s).toMatchObject({ complete: true, decryptedCount: 12, error: null });
+    expect(new Set(s.items.map((i) => i.id)).size).toBe(12);
+  });
+
+  it('whenComplete rejects when loading fails', async () => {
+    const key = await makeVaultKey();
+    const api = pager([]);
+    api.failOnce('');
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: api.fetchPage,
+    });
+    await expect(store.whenComplete()).rejects.toThrow('Failed to load notes: Network error');
+  });
+
+  it('an empty vault is ready and complete after one call', async () => {
+    const key = await makeVaultKey();
+    const api = pager([]);
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: api.fetchPage,
+    });
+    await store.load();
+    expect(store.getSnapshot()).toMatchObject({ status: 'ready', complete: true, items: [] });
+    expect(api.queries).toHaveLength(1);
+  });
+
+  it('a note deleted while later pages load does not come back', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 6);
+    const api = pager(all);
+    api.hold(all[1]!.id);
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: api.fetchPage,
+      firstPageSize: 2,
+      nextPageSize: 2,
+    });
+    void store.load();
+    await until(store, (s) => s.status === 'ready');
+    store.remove(all[0]!.id);
+    store.remove(all[3]!.id); // not loaded yet
+    api.release(all[1]!.id);
+    await store.whenComplete();
+    expect(store.getSnapshot().items.map((i) => i.id)).toEqual([
+      all[1]!.id,
+      all[2]!.id,
+      all[4]!.id,
+      all[5]!.id,
+    ]);
+  });
+
+  it('created and updated notes move to the top (newest updatedAt first)', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 3);
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: pager(all).fetchPage,
+    });
+    await store.whenComplete();
+    const later = { ...all[2]!, updatedAt: '2027-01-01T00:00:00.000Z' };
+    store.upsert(later, { title: 'Edited', content: 'now', tags: ['x'] });
+    expect(store.getSnapshot().items.map((i) => i.id)).toEqual([all[2]!.id, all[0]!.id, all[1]!.id]);
+    expect(store.getSnapshot().decrypted.get(all[2]!.id)).toMatchObject({
+      title: 'Edited',
+      searchText: 'edited\nnow\nx',
+    });
+  });
+
+  it('filters change without rebuilding the lists', async () => {
+    const key = await makeVaultKey();
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: pager(await sealMany(key, 2)).fetchPage,
+    });
+    await store.whenComplete();
+    const before = store.getSnapshot();
+    store.setSearchQuery('note');
+    store.toggleTag('a');
+    store.toggleTag('b');
+    store.toggleTag('a');
+    const after = store.getSnapshot();
+    expect(after).toMatchObject({ searchQuery: 'note', selectedTags: ['b'] });
+    expect(after.items).toBe(before.items);
+    store.clearTags();
+    expect(store.getSnapshot().selectedTags).toEqual([]);
+  });
+
+  it('dispose forgets every note and plaintext', async () => {
+    const key = await makeVaultKey();
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: pager(await sealMany(key, 2)).fetchPage,
+    });
+    await store.whenComplete();
+    store.dispose();
+    expect(store.getSnapshot()).toMatchObject({ items: [], decryptedCount: 0 });
+    expect(store.getSnapshot().decrypted.size).toBe(0);
+    expect(store.get('x')).toBeUndefined();
+  });
+});

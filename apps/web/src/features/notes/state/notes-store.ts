@@ -1,0 +1,406 @@
+import type { NoteDto, NoteListResponse } from '@vault/contracts';
+import type { NotePlain } from '../../../workers/notes-messages';
+import type { NotesCrypto } from '../../../workers/notes-crypto';
+import { messageOf } from '../../../lib/api-client';
+import { FIRST_PAGE_SIZE, NEXT_PAGE_SIZE, type NotesPageQuery } from '../api/get-notes';
+
+/** A note as the vault screen shows it: the decrypted fields plus the server's timestamps. */
+export interface DecryptedNote {
+  id: string;
+  title: string;
+  content: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  /** Lower-cased title, content and tags, built once, for the case-insensitive search. */
+  searchText: string;
+}
+
+export type NoteItem =
+  | { kind: 'pending'; id: string; sealed: NoteDto }
+  | { kind: 'decrypted'; id: string; sealed: NoteDto; note: DecryptedNote }
+  | { kind: 'failed'; id: string; sealed: NoteDto; error: string };
+
+export type NotesStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** The spec's app state for notes (section 3): notes, decryptedNotes, loading, error, selectedTags, searchQuery. */
+export interface NotesSnapshot {
+  /** 'loading' until the first batch is decrypted; 'error' when nothing could be loaded. */
+  status: NotesStatus;
+  /** The first page failed ('error'), or a later page failed (status stays 'ready'). */
+  error: string | null;
+  /** Every page fetched and every note decrypted (or failed). */
+  complete: boolean;
+  /** Every loaded note, newest `updatedAt` first (ties: id descending), as the API orders them. */
+  items: readonly NoteItem[];
+  /** The spec's decryptedNotes, keyed by id. */
+  decrypted: ReadonlyMap<string, DecryptedNote>;
+  decryptedCount: number;
+  failedCount: number;
+  pendingCount: number;
+  selectedTags: readonly string[];
+  searchQuery: string;
+}
+
+export interface NotesStoreOptions {
+  vaultKey: CryptoKey;
+  crypto: NotesCrypto;
+  fetchPage: (query: NotesPageQuery) => Promise<NoteListResponse>;
+  firstPageSize?: number;
+  nextPageSize?: number;
+  /** Notes decrypted per worker request after the first screen. */
+  batchSize?: number;
+}
+
+export function toDecrypted(
+  sealed: Pick<NoteDto, 'id' | 'createdAt' | 'updatedAt'>,
+  plain: NotePlain,
+): DecryptedNote {
+  return {
+    id: sealed.id,
+    title: plain.title,
+    content: plain.content,
+    tags: [...plain.tags],
+    createdAt: sealed.createdAt,
+    updatedAt: sealed.updatedAt,
+    searchText: [plain.title, plain.content, ...plain.tags].join('\n').toLowerCase(),
+  };
+}
+
+/** Newest first; ties by id descending (the API's keyset order). */
+export function compareItems(a: { id: string; sealed: NoteDto }, b: { id: string; sealed: NoteDto }): number {
+  const ta = Date.parse(a.sealed.updatedAt);
+  const tb = Date.parse(b.sealed.updatedAt);
+  if (ta !== tb) return tb - ta;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+const EMPTY_SNAPSHOT: NotesSnapshot = Object.freeze({
+  status: 'idle',
+  error: null,
+  complete: false,
+  items: [],
+  decrypted: new Map(),
+  decryptedCount: 0,
+  failedCount: 0,
+  pendingCount: 0,
+  selectedTags: [],
+  searchQuery: '',
+}) as NotesSnapshot;
+
+/**
+ * The vault's notes for one unlocked session. Loads page by page (a first page of 50, then
+ * pages of 500 following `nextCursor`), decrypts each page in batches in the notes worker, and
+ * publishes after every batch: the first screen shows as soon as the first 50 are decrypted
+ * while the rest continues. Fetching the next page overlaps with decrypting the current one.
+ *
+ * A note that cannot be decrypted becomes a 'failed' item; the others are unaffected.
+ */
+export class NotesStore {
+  private snapshot: NotesSnapshot = EMPTY_SNAPSHOT;
+  private readonly listeners = new Set<() => void>();
+  private readonly entries = new Map<string, NoteItem>();
+  private order: string[] = [];
+  private readonly decrypted = new Map<string, DecryptedNote>();
+  /** Ids deleted here while pages are still arriving: a late page must not bring them back. */
+  private readonly removed = new Set<string>();
+  private status: NotesStatus = 'idle';
+  private error: string | null = null;
+  private complete = false;
+  private selectedTags: string[] = [];
+  private searchQuery = '';
+  private cursor: string | null = null;
+  private generation = 0;
+  private running: Promise<void> | null = null;
+  private disposed = false;
+  private completeWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+
+  readonly vaultKey: CryptoKey;
+  private readonly crypto: NotesCrypto;
+  private readonly fetchPage: NotesStoreOptions['fetchPage'];
+  private readonly firstPageSize: number;
+  private readonly nextPageSize: number;
+  private readonly batchSize: number;
+
+  constructor(options: NotesStoreOptions) {
+    this.vaultKey = options.vaultKey;
+    this.crypto = options.crypto;
+    this.fetchPage = options.fetchPage;
+    this.firstPageSize = options.firstPageSize ?? FIRST_PAGE_SIZE;
+    this.nextPageSize = options.nextPageSize ?? NEXT_PAGE_SIZE;
+    this.batchSize = options.batchSize ?? 250;
+  }
+
+  getSnapshot = (): NotesSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** `filtersOnly`: the notes did not change, so the lists are reused (no O(n) rebuild per keystroke). */
+  private publish(filtersOnly = false): void {
+    if (this.disposed) return;
+    if (filtersOnly) {
+      this.snapshot = { ...this.snapshot, selectedTags: this.selectedTags, searchQuery: this.searchQuery };
+      this.listeners.forEach((l) => l());
+      return;
+    }
+    let decryptedCount = 0;
+    let failedCount = 0;
+    let pendingCount = 0;
+    const items: NoteItem[] = [];
+    for (const id of this.order) {
+      const item = this.entries.get(id);
+      if (!item) continue;
+      items.push(item);
+      if (item.kind === 'decrypted') decryptedCount++;
+      else if (item.kind === 'failed') failedCount++;
+      else pendingCount++;
+    }
+    this.snapshot = {
+      status: this.status,
+      error: this.error,
+      complete: this.complete,
+      items,
+      decrypted: new Map(this.decrypted),
+      decryptedCount,
+      failedCount,
+      pendingCount,
+      selectedTags: this.selectedTags,
+      searchQuery: this.searchQuery,
+    };
+    this.listeners.forEach((l) => l());
+  }
+
+  /** Starts loading (once); after an error, resumes where it stopped. */
+  load(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.running) return this.running;
+    if (this.complete) return Promise.resolve();
+    const generation = ++this.generation;
+    const run = this.run(generation).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** The Retry of the error banner. */
+  retry(): Promise<void> {
+    return this.load();
+  }
+
+  /** Resolves when every note is loaded and decrypted (export, import). Starts or resumes loading. */
+  whenComplete(): Promise<void> {
+    if (this.complete) return Promise.resolve();
+    const wait = new Promise<void>((resolve, reject) => this.completeWaiters.push({ resolve, reject }));
+    void this.load();
+    return wait;
+  }
+
+  private settleWaiters(error?: Error): void {
+    const waiters = this.completeWaiters;
+    this.completeWaiters = [];
+    for (const w of waiters) {
+      if (error) w.reject(error);
+      else w.resolve();
+    }
+  }
+
+  private async run(generation: number): Promise<void> {
+    const live = () => !this.disposed && generation === this.generation;
+    if (this.status !== 'ready') this.status = 'loading';
+    this.error = null;
+    this.publish();
+    const first = this.order.length === 0 && this.cursor === null;
+    let limit = first ? this.firstPageSize : this.nextPageSize;
+    let page: Promise<NoteListResponse> | null = this.fetchPage({ limit, cursor: this.cursor });
+    try {
+      let isFirstBatch = first;
+      while (page) {
+        const answer: NoteListResponse = await page;
+        if (!live()) return;
+        this.cursor = answer.nextCursor;
+        // Fetch the next page while this one is being decrypted.
+        limit = this.nextPageSize;
+        page = answer.nextCursor ? this.fetchPage({ limit, cursor: answer.nextCursor }) : null;
+        page?.catch(() => undefined); // handled when awaited
+        const fresh = this.append(answer.notes);
+        this.publish();
+        const size = isFirstBatch ? this.firstPageSize : this.batchSize;
+        for (let i = 0; i < fresh.length; i += size) {
+          await this.decryptInto(fresh.slice(i, i + size));
+          if (!live()) return;
+          if (isFirstBatch) {
+            this.status = 'ready';
+            isFirstBatch = false;
+          }
+          this.publish();
+        }
+        if (isFirstBatch) {
+          // An empty first page: nothing to decrypt, the vault is simply empty so far.
+          this.status = 'ready';
+          isFirstBatch = false;
+          this.publish();
+        }
+      }
+      this.complete = true;
+      this.status = 'ready';
+      this.publish();
+      this.settleWaiters();
+    } catch (error) {
+      if (!live()) return;
+      const reason = messageOf(error, error instanceof Error ? error.message : 'Unknown error');
+      this.error = `Failed to load notes: ${reason}`;
+      if (this.order.length === 0) this.status = 'error';
+      this.publish();
+      this.settleWaiters(new Error(this.error));
+    }
+  }
+
+  /** Adds a page's notes (skipping ids already known or deleted here); returns the new ones. */
+  private append(notes: readonly NoteDto[]): NoteDto[] {
+    const fresh: NoteDto[] = [];
+    for (const sealed of notes) {
+      if (this.entries.has(sealed.id) || this.removed.has(sealed.id)) continue;
+      this.entries.set(sealed.id, { kind: 'pending', id: sealed.id, sealed });
+      this.order.push(sealed.id);
+      fresh.push(sealed);
+    }
+    return fresh;
+  }
+
+  private async decryptInto(batch: readonly NoteDto[]): Promise<void> {
+    if (batch.length === 0) return;
+    let outcomes;
+    try {
+      outcomes = await this.crypto.decryptBatch(this.vaultKey, batch);
+    } catch (error) {
+      // The worker itself failed: every note of the batch is shown as failed, the rest go on.
+      const message = error instanceof Error ? error.message : 'Decryption failed';
+      outcomes = batch.map((n) => ({ id: n.id, ok: false as const, error: message }));
+    }
+    const byId = new Map(batch.map((n) => [n.id, n]));
+    for (const outcome of outcomes) {
+      const current = this.entries.get(outcome.id);
+      const sealed = byId.get(outcome.id);
+      // Edited or deleted meanwhile: the newer state wins.
+      if (!current || current.kind !== 'pending' || !sealed || current.sealed !== sealed) continue;
+      if (outcome.ok) {
+        const note = toDecrypted(sealed, outcome.note);
+        this.decrypted.set(sealed.id, note);
+        this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });
+      } else {
+        this.entries.set(sealed.id, { kind: 'failed', id: sealed.id, sealed, error: outcome.error });
+      }
+    }
+  }
+
+  private place(id: string): void {
+    this.order = this.order.filter((x) => x !== id);
+    const item = this.entries.get(id);
+    if (!item) return;
+    // Binary search for the first position whose item sorts after this one.
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const other = this.entries.get(this.order[mid]!);
+      if (other && compareItems(other, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    this.order.splice(lo, 0, id);
+  }
+
+  /** A note created or updated here: its sealed answer from the API and the plaintext that was sealed. */
+  upsert(sealed: NoteDto, plain: NotePlain): DecryptedNote {
+    const note = toDecrypted(sealed, plain);
+    this.removed.delete(sealed.id);
+    this.decrypted.set(sealed.id, note);
+    this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });
+    this.place(sealed.id);
+    this.publish();
+    return note;
+  }
+
+  /** Many notes created here at once (an import): one sort and one update for the lot. */
+  upsertMany(list: ReadonlyArray<{ sealed: NoteDto; plain: NotePlain }>): void {
+    if (list.length === 0) return;
+    const known = new Set(this.order);
+    for (const { sealed, plain } of list) {
+      const note = toDecrypted(sealed, plain);
+      this.removed.delete(sealed.id);
+      this.decrypted.set(sealed.id, note);
+      this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });
+      if (!known.has(sealed.id)) {
+        known.add(sealed.id);
+        this.order.push(sealed.id);
+      }
+    }
+    this.order.sort((a, b) => compareItems(this.entries.get(a)!, this.entries.get(b)!));
+    this.publish();
+  }
+
+  /** A sealed note that came back (restored from the trash): decrypted, then placed by its date. */
+  async insertSealed(sealed: NoteDto): Promise<void> {
+    this.removed.delete(sealed.id);
+    this.entries.set(sealed.id, { kind: 'pending', id: sealed.id, sealed });
+    this.decrypted.delete(sealed.id);
+    this.place(sealed.id);
+    await this.decryptInto([sealed]);
+    this.publish();
+  }
+
+  /** Deleted (moved to the trash) or gone. */
+  remove(id: string): void {
+    this.removed.add(id);
+    this.entries.delete(id);
+    this.decrypted.delete(id);
+    this.order = this.order.filter((x) => x !== id);
+    this.publish();
+  }
+
+  get(id: string): NoteItem | undefined {
+    return this.entries.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  setSearchQuery(query: string): void {
+    if (query === this.searchQuery) return;
+    this.searchQuery = query;
+    this.publish(true);
+  }
+
+  toggleTag(tag: string): void {
+    this.selectedTags = this.selectedTags.includes(tag)
+      ? this.selectedTags.filter((t) => t !== tag)
+      : [...this.selectedTags, tag];
+    this.publish(true);
+  }
+
+  clearTags(): void {
+    if (this.selectedTags.length === 0) return;
+    this.selectedTags = [];
+    this.publish(true);
+  }
+
+  /** Sign-out or a new vault key: forget every note and plaintext. */
+  dispose(): void {
+    this.disposed = true;
+    this.generation++;
+    this.entries.clear();
+    this.decrypted.clear();
+    this.order = [];
+    this.listeners.clear();
+    this.snapshot = EMPTY_SNAPSHOT;
+    this.settleWaiters(new Error('The vault was locked'));
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+}

@@ -1,0 +1,306 @@
+import type { NoteDto } from '@vault/contracts';
+import { encryptNote, importVaultKey, isSealed, newItemId, randomBytes } from '@vault/crypto';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
+import { AppProviders, createAppServices, type AppServices } from '../../../app/services';
+import { memoryKeyStore } from '../../../lib/key-store';
+import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
+import { memoryStorage } from '../../../lib/storage';
+import { FakeCryptoService } from '../../../testing/fake-crypto';
+import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
+import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
+import { NotesCryptoProvider } from '../../../workers/notes-crypto-context';
+
+/** A real vault key: a non-extractable AES-256-GCM CryptoKey, as unlocking produces. */
+export function makeVaultKey(): Promise<CryptoKey> {
+  return importVaultKey(randomBytes(32));
+}
+
+export interface SealOptions {
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  deletedAt?: string | null;
+}
+
+/** A note sealed with the real protocol, as the API would return it. */
+export async function sealNote(
+  key: CryptoKey,
+  plain: { title: string; content?: string; tags?: string[] },
+  options: SealOptions = {},
+): Promise<NoteDto> {
+  const id = options.id ?? newItemId();
+  const sealed = await encryptNote(key, id, {
+    title: plain.title,
+    content: plain.content ?? '',
+    tags: plain.tags ?? [],
+  });
+  const createdAt = options.createdAt ?? new Date('2026-03-01T10:00:00.000Z').toISOString();
+  const deletedAt = options.deletedAt ?? null;
+  return {
+    id,
+    title: sealed.title,
+    content: sealed.content,
+    tags: [...sealed.tags],
+    wrappedDEK: sealed.wrappedDEK,
+    isEncrypted: true,
+    isDeleted: deletedAt !== null,
+    createdAt,
+    updatedAt: options.updatedAt ?? createdAt,
+    deletedAt,
+  };
+}
+
+/** Many notes at once, newest first: note i is updated i minutes before `base`. */
+export async function sealMany(
+  key: CryptoKey,
+  count: number,
+  make: (i: number) => { title: string; content?: string; tags?: string[] } = (i) => ({ title: `Note ${i}` }),
+  base = Date.parse('2026-06-01T12:00:00.000Z'),
+): Promise<NoteDto[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const at = new Date(base - i * 60_000).toISOString();
+      return sealNote(key, make(i), { createdAt: at, updatedAt: at });
+    }),
+  );
+}
+
+interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+/**
+ * The notes API of the gateway, in memory, at the fetch level: keyset pages (newest updatedAt
+ * first, a cursor per page), the trash, counts, idempotent create, and `GET /api/auth/me`.
+ * Every request is recorded; `fail` scripts an error answer for a route.
+ */
+export class FakeNotesApi {
+  readonly requests: FakeRequest[] = [];
+  active: NoteDto[] = [];
+  deleted: NoteDto[] = [];
+  private readonly failures = new Map<string, { status: number; error: string; times: number }>();
+  private clock = Date.parse('2026-07-01T09:00:00.000Z');
+  /** Resolves held requests of a route (`hold`), for timing tests. */
+  private readonly holds = new Map<string, Array<() => void>>();
+  private readonly holding = new Set<string>();
+
+  constructor(active: NoteDto[] = [], deleted: NoteDto[] = []) {
+    this.active = [...active];
+    this.deleted = [...deleted];
+  }
+
+  fail(route: string, status: number, error: string, times = 1): this {
+    this.failures.set(route, { status, error, times });
+    return this;
+  }
+
+  /** Requests to `route` wait until `release(route)`. */
+  hold(route: string): this {
+    this.holding.add(route);
+    return this;
+  }
+
+  release(route: string): void {
+    this.holding.delete(route);
+    const waiting = this.holds.get(route) ?? [];
+    this.holds.delete(route);
+    waiting.forEach((go) => go());
+  }
+
+  calls(route: string): FakeRequest[] {
+    return this.requests.filter((r) => `${r.method} ${routeOf(r.path)}` === route);
+  }
+
+  private now(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString();
+  }
+
+  private sorted(): NoteDto[] {
+    return [...this.active].sort(
+      (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    );
+  }
+
+  fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const req = { method, path: url.pathname, query: url.searchParams, body };
+    this.requests.push(req);
+    const route = `${method} ${routeOf(url.pathname)}`;
+    if (this.holding.has(route)) {
+      await new Promise<void>((resolve) => {
+        const list = this.holds.get(route) ?? [];
+        list.push(resolve);
+        this.holds.set(route, list);
+      });
+    }
+    const failure = this.failures.get(route);
+    if (failure && failure.times > 0) {
+      failure.times--;
+      return json(failure.status, { error: failure.error });
+    }
+    return this.handle(route, req);
+  };
+
+  private handle(route: string, req: FakeRequest): Response {
+    const id = req.path.split('/')[3] ?? '';
+    switch (route) {
+      case 'GET /api/auth/me':
+        return json(200, { user: TEST_USER, vault: TEST_VAULT });
+      case 'GET /api/notes/counts':
+        return json(200, { active: this.active.length, deleted: this.deleted.length });
+      case 'GET /api/notes': {
+        const all = this.sorted();
+        const limit = req.query.get('limit');
+        const cursor = req.query.get('cursor');
+        const start = cursor ? all.findIndex((n) => n.id === cursor) + 1 : 0;
+        if (!limit) return json(200, { notes: all.slice(start), nextCursor: null });
+        const page = all.slice(start, start + Number(limit));
+        const more = start + page.length < all.length;
+        return json(200, { notes: page, nextCursor: more ? page[page.length - 1]!.id : null });
+      }
+      case 'GET /api/notes/deleted':
+        return json(200, {
+          notes: [...this.deleted].sort(
+            (a, b) => Date.parse(b.deletedAt ?? '') - Date.parse(a.deletedAt ?? ''),
+          ),
+        });
+      case 'POST /api/notes': {
+        const b = req.body as Record<string, unknown>;
+        const sealedOk =
+          isSealed(b['title']) &&
+          isSealed(b['content']) &&
+          isSealed(b['wrappedDEK']) &&
+          Array.isArray(b['tags']) &&
+          (b['tags'] as unknown[]).every(isSealed);
+        if (!sealedOk) return json(400, { error: 'Invalid encrypted title' });
+        const existing = [...this.active, ...this.deleted].find((n) => n.id === b['id']);
+        if (existing) {
+          return existing.title === b['title']
+            ? json(201, { note: existing })
+            : json(409, { error: 'A different note with this id already exists', code: 'CONFLICT' });
+        }
+        const at = this.now();
+        const note: NoteDto = {
+          id: String(b['id']),
+          title: String(b['title']),
+          content: String(b['content']),
+          tags: b['tags'] as string[],
+          wrappedDEK: String(b['wrappedDEK']),
+          isEncrypted: true,
+          isDeleted: false,
+          createdAt: at,
+          updatedAt: at,
+          deletedAt: null,
+        };
+        this.active.push(note);
+        return json(201, { note });
+      }
+      case 'PUT /api/notes/:id': {
+        const note = this.active.find((n) => n.id === id);
+        if (!note) return json(404, { error: 'Note not found' });
+        Object.assign(note, req.body as object, { updatedAt: this.now() });
+        return json(200, { note });
+      }
+      case 'DELETE /api/notes/:id': {
+        const note = this.active.find((n) => n.id === id);
+        if (!note) return json(404, { error: 'Note not found' });
+        this.active = this.active.filter((n) => n.id !== id);
+        this.deleted.push({ ...note, isDeleted: true, deletedAt: this.now() });
+        return json(204);
+      }
+      case 'POST /api/notes/:id/restore': {
+        const note = this.deleted.find((n) => n.id === id);
+        if (!note) return json(404, { error: 'Note not found' });
+        this.deleted = this.deleted.filter((n) => n.id !== id);
+        const restored = { ...note, isDeleted: false, deletedAt: null };
+        this.active.push(restored);
+        return json(200, { note: restored });
+      }
+      case 'DELETE /api/notes/:id/permanent': {
+        if (!this.deleted.some((n) => n.id === id)) return json(404, { error: 'Note not found' });
+        this.deleted = this.deleted.filter((n) => n.id !== id);
+        return json(204);
+      }
+      case 'DELETE /api/notes/trash': {
+        const n = this.deleted.length;
+        this.deleted = [];
+        return json(200, { deleted: n });
+      }
+      default:
+        return json(404, { error: 'Not found', code: 'NOT_FOUND' });
+    }
+  }
+}
+
+/** `/api/notes/<uuid>/restore` → `/api/notes/:id/restore` (the fixed names stay). */
+function routeOf(path: string): string {
+  const parts = path.split('/');
+  if (
+    parts[1] === 'api' &&
+    parts[2] === 'notes' &&
+    parts[3] &&
+    !['counts', 'deleted', 'trash'].includes(parts[3])
+  ) {
+    parts[3] = ':id';
+  }
+  return parts.join('/');
+}
+
+export interface RenderNotesOptions {
+  path?: string;
+  api?: FakeNotesApi;
+  vaultKey?: CryptoKey;
+  notesCrypto?: NotesCrypto;
+  routes?: RouteObject[];
+}
+
+/**
+ * Renders notes screens signed in and unlocked with a real vault key, over the fake notes API,
+ * with the real notes crypto in-thread (jsdom has no Worker).
+ */
+export async function renderNotes(routes: RouteObject[], options: RenderNotesOptions = {}) {
+  const api = options.api ?? new FakeNotesApi();
+  const vaultKey = options.vaultKey ?? (await makeVaultKey());
+  const services: AppServices = createAppServices({
+    config: DEFAULT_RUNTIME_CONFIG,
+    storage: memoryStorage(),
+    keyStore: memoryKeyStore(),
+    crypto: new FakeCryptoService(),
+    fetch: api.fetch as typeof fetch,
+  });
+  await services.session.signIn({ user: TEST_USER, access: fakeJwt(), vaultKey, stayUnlocked: false });
+  const notesCrypto = options.notesCrypto ?? new InlineNotesCrypto();
+  const router = createMemoryRouter(routes, { initialEntries: [options.path ?? routes[0]?.path ?? '/'] });
+  const user = userEvent.setup();
+  const view = render(
+    <Providers services={services} notesCrypto={notesCrypto}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, api, services, router, user, vaultKey, notesCrypto };
+}
+
+function Providers({
+  services,
+  notesCrypto,
+  children,
+}: {
+  services: AppServices;
+  notesCrypto: NotesCrypto;
+  children: ReactNode;
+}) {
+  return (
+    <AppProviders services={services}>
+      <NotesCryptoProvider service={notesCrypto}>{children}</NotesCryptoProvider>
+    </AppProviders>
+  );
+}

@@ -1,0 +1,206 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { VaultPage } from '../../notes/components/vault-page';
+import { FakeNotesApi, makeVaultKey, renderNotes, sealNote } from '../../notes/testing/notes-harness';
+import { formatNoteDate } from '../../notes/utils/note-format';
+import { TrashPage } from './trash-page';
+
+const routes = [
+  { path: '/trash', element: <TrashPage /> },
+  { path: '/vault', element: <VaultPage /> },
+];
+
+async function setup(make: (key: CryptoKey) => Promise<FakeNotesApi>) {
+  const key = await makeVaultKey();
+  const api = await make(key);
+  return renderNotes(routes, { path: '/trash', api, vaultKey: key });
+}
+
+const trashed = (key: CryptoKey, title: string, content: string, deletedAt: string) =>
+  sealNote(key, { title, content }, { deletedAt, updatedAt: '2026-01-01T00:00:00.000Z' });
+
+describe('TrashPage', () => {
+  it("lists deleted notes: 'Trash (count)', title or 'Untitled', 100-character preview or 'No content', deleted date", async () => {
+    await setup(
+      async (key) =>
+        new FakeNotesApi(
+          [],
+          [
+            await trashed(key, 'Old plan', 'P'.repeat(130), '2026-05-02T10:00:00.000Z'),
+            await trashed(key, '', '', '2026-05-01T10:00:00.000Z'),
+          ],
+        ),
+    );
+    expect(await screen.findByRole('heading', { name: 'Trash (2)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Deleted Notes (2)' })).toBeTruthy();
+    // No files API yet: no Deleted Files section that would claim an empty list.
+    expect(screen.queryByText(/Deleted Files/)).toBeNull();
+    const [first, second] = screen.getAllByRole('article');
+    expect(within(first!).getByRole('heading', { name: 'Old plan' })).toBeTruthy();
+    expect(within(first!).getByText('P'.repeat(100) + '…')).toBeTruthy();
+    expect(first!.querySelector('time')?.textContent).toBe(
+      `Deleted ${formatNoteDate('2026-05-02T10:00:00.000Z')}`,
+    );
+    expect(within(second!).getByRole('heading', { name: 'Untitled' })).toBeTruthy();
+    expect(within(second!).getByText('No content')).toBeTruthy();
+  });
+
+  it("'Trash is empty' with nothing deleted, and Empty Trash disabled", async () => {
+    await setup(async () => new FakeNotesApi());
+    expect(await screen.findByText('Trash is empty')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Trash (0)' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Empty Trash' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('restores a note: it leaves the trash and is back in the vault', async () => {
+    const { user, api, router } = await setup(
+      async (key) =>
+        new FakeNotesApi([], [await trashed(key, 'Bring me back', 'body', '2026-05-02T10:00:00.000Z')]),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Restore Bring me back' }));
+    expect(await screen.findByText('Trash is empty')).toBeTruthy();
+    expect(api.calls('POST /api/notes/:id/restore')).toHaveLength(1);
+    expect(api.active).toHaveLength(1);
+    await router.navigate('/vault');
+    expect(await screen.findByRole('button', { name: 'Bring me back' })).toBeTruthy();
+  });
+
+  it("'Failed to restore note' when the API refuses", async () => {
+    const { user } = await setup(async (key) =>
+      new FakeNotesApi([], [await trashed(key, 'Stuck', '', '2026-05-02T10:00:00.000Z')]).fail(
+        'POST /api/notes/:id/restore',
+        503,
+        'Service unavailable',
+      ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Restore Stuck' }));
+    expect(await screen.findByText('Failed to restore note: Service unavailable')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
+  });
+
+  it('deletes one note permanently after the confirmation', async () => {
+    const { user, api } = await setup(
+      async (key) =>
+        new FakeNotesApi(
+          [],
+          [
+            await trashed(key, 'Gone for good', '', '2026-05-02T10:00:00.000Z'),
+            await trashed(key, 'Keep in trash', '', '2026-05-01T10:00:00.000Z'),
+          ],
+        ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Delete Gone for good permanently' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Delete permanently' });
+    expect(
+      within(confirm).getByText('Are you sure? This will permanently delete the note and cannot be undone.'),
+    ).toBeTruthy();
+    // Focus starts on Cancel: a stray Enter destroys nothing.
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls('DELETE /api/notes/:id/permanent')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Gone for good permanently' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.queryByText('Gone for good')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
+    expect(api.deleted.map((n) => n.id)).toHaveLength(1);
+  });
+
+  it("'Failed to permanently delete note' stays in the confirmation", async () => {
+    const { user } = await setup(async (key) =>
+      new FakeNotesApi([], [await trashed(key, 'Sticky', '', '2026-05-02T10:00:00.000Z')]).fail(
+        'DELETE /api/notes/:id/permanent',
+        503,
+        'Service unavailable',
+      ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Delete Sticky permanently' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
+    );
+    expect(
+      await within(screen.getByRole('alertdialog')).findByText(
+        'Failed to permanently delete note: Service unavailable',
+      ),
+    ).toBeTruthy();
+  });
+
+  it("Empty Trash asks 'permanently delete all N items in trash' and empties it", async () => {
+    const { user, api } = await setup(
+      async (key) =>
+        new FakeNotesApi(
+          [],
+          [
+            await trashed(key, 'One', '', '2026-05-03T10:00:00.000Z'),
+            await trashed(key, 'Two', '', '2026-05-02T10:00:00.000Z'),
+            await trashed(key, 'Three', '', '2026-05-01T10:00:00.000Z'),
+          ],
+        ),
+    );
+    await screen.findByRole('heading', { name: 'Trash (3)' });
+    await user.click(screen.getByRole('button', { name: 'Empty Trash' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Empty trash' });
+    expect(confirm.textContent).toContain('permanently delete all 3 items in trash');
+    expect(
+      within(confirm).getByText(
+        'Are you sure? This will permanently delete all 3 items in trash and cannot be undone.',
+      ),
+    ).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Empty Trash' }));
+    expect(await screen.findByText('Trash is empty')).toBeTruthy();
+    expect(api.calls('DELETE /api/notes/trash')).toHaveLength(1);
+    expect(api.deleted).toHaveLength(0);
+  });
+
+  it("'Failed to empty trash'", async () => {
+    const { user } = await setup(async (key) =>
+      new FakeNotesApi([], [await trashed(key, 'One', '', '2026-05-03T10:00:00.000Z')]).fail(
+        'DELETE /api/notes/trash',
+        503,
+        'Service unavailable',
+      ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Empty Trash' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }));
+    expect(await screen.findByText('Failed to empty trash: Service unavailable')).toBeTruthy();
+  });
+
+  it("'Failed to load deleted items' with Retry", async () => {
+    const { user } = await setup(async (key) =>
+      new FakeNotesApi([], [await trashed(key, 'Later', '', '2026-05-03T10:00:00.000Z')]).fail(
+        'GET /api/notes/deleted',
+        503,
+        'Service unavailable',
+      ),
+    );
+    expect(await screen.findByText('Failed to load deleted items')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Later' })).toBeTruthy();
+  });
+
+  it('a deleted note that cannot be decrypted is said so, and can still be restored', async () => {
+    await setup(async () => {
+      const other = await makeVaultKey();
+      return new FakeNotesApi([], [await trashed(other, 'Foreign', 'x', '2026-05-03T10:00:00.000Z')]);
+    });
+    expect(await screen.findByRole('heading', { name: 'Failed to decrypt note' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Restore Failed to decrypt note' })).toBeTruthy();
+  });
+
+  it('a note deleted in the vault appears in the trash', async () => {
+    const key = await makeVaultKey();
+    const api = new FakeNotesApi([await sealNote(key, { title: 'Moving on' })]);
+    const { user, router } = await renderNotes(routes, { path: '/vault', api, vaultKey: key });
+    await user.click(await screen.findByRole('button', { name: 'Moving on' }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete note' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await router.navigate('/trash');
+    expect(await screen.findByRole('heading', { name: 'Moving on' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
+  });
+});
