@@ -365,6 +365,18 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       expect((await inject({ method: 'HEAD', url: '/settings/security' })).statusCode).toBe(200);
     });
 
+    it('serves the web runtime config at /env-config.js: JavaScript, never cached, strict CSP', async () => {
+      const res = await inject({ method: 'GET', url: '/env-config.js' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-security-policy']).toBe(CSP);
+      expect(res.body).toBe(
+        'window.__VAULT_CONFIG__ = Object.freeze({"inactivityTimeoutMs":600000,"inactivityWarningMs":60000});\n',
+      );
+      expect((await inject({ method: 'HEAD', url: '/env-config.js' })).statusCode).toBe(200);
+    });
+
     it('serves the placeholder stylesheet and answers 404 for a missing asset or a POST', async () => {
       const css = await inject({ method: 'GET', url: '/placeholder.css' });
       expect(css.statusCode).toBe(200);
