@@ -1,8 +1,14 @@
 import 'reflect-metadata';
-import { createLogger, DEFAULT_SECRET_HASH, PinoNestLogger, startHealthServer } from '@vault/server-kit';
+import {
+  createLogger,
+  DEFAULT_SECRET_HASH,
+  PinoNestLogger,
+  startHealthServer,
+  describeEndpoint,
+  InfrastructureUnavailableError,
+} from '@vault/server-kit';
 import { describeConfig, loadAuthConfig, type AuthConfig } from './config/auth.config';
 import { startAuthService } from './bootstrap';
-import { describeEndpoint, InfrastructureUnavailableError } from './repositories/connections';
 import { HealthService } from './services/health.service';
 
 async function main(): Promise<void> {

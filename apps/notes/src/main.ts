@@ -1,8 +1,13 @@
 import 'reflect-metadata';
-import { createLogger, PinoNestLogger, startHealthServer } from '@vault/server-kit';
+import {
+  createLogger,
+  PinoNestLogger,
+  startHealthServer,
+  describeEndpoint,
+  InfrastructureUnavailableError,
+} from '@vault/server-kit';
 import { startNotesService } from './bootstrap';
 import { describeConfig, loadNotesConfig, type NotesConfig } from './config/notes.config';
-import { describeEndpoint, InfrastructureUnavailableError } from './repositories/connections';
 import { HealthService } from './services/health.service';
 
 async function main(): Promise<void> {

@@ -1,5 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createRedis, dataSourceOptions, type DatabaseConfig } from '@vault/server-kit';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ConnectionsLifecycleBase,
+  connectDatabase as connectServiceDatabase,
+  connectRedis,
+  type DatabaseConfig,
+} from '@vault/server-kit';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AuthConfig } from '../config/auth.config';
@@ -13,11 +18,6 @@ export const AUTH_REDIS = Symbol('AUTH_REDIS');
 
 export const AUTH_SCHEMA = 'auth';
 
-/** Raised at boot when Postgres or Redis cannot be reached; main.ts exits non-zero with it. */
-export class InfrastructureUnavailableError extends Error {
-  override name = 'InfrastructureUnavailableError';
-}
-
 export function authDatabaseConfig(database: AuthConfig['database']): DatabaseConfig {
   return {
     url: database.url,
@@ -28,83 +28,16 @@ export function authDatabaseConfig(database: AuthConfig['database']): DatabaseCo
   };
 }
 
-/** host:port/db of a URL, never its credentials. */
-export function describeEndpoint(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}:${u.port || '(default port)'}${u.pathname.length > 1 ? u.pathname : ''}`;
-  } catch {
-    return '(unparseable URL)';
-  }
+export function connectDatabase(database: AuthConfig['database']): Promise<DataSource> {
+  return connectServiceDatabase(authDatabaseConfig(database));
 }
 
-const reasonOf = (error: unknown): string => {
-  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
-  if (error instanceof Error) return (error as Error & { code?: string }).code ?? error.message;
-  return String(error);
-};
-
-const redisLogger = new Logger('Redis');
-
-export async function connectDatabase(database: AuthConfig['database']): Promise<DataSource> {
-  const ds = new DataSource(dataSourceOptions(authDatabaseConfig(database)));
-  try {
-    await ds.initialize();
-    return ds;
-  } catch (error) {
-    throw new InfrastructureUnavailableError(
-      `PostgreSQL is unreachable at ${describeEndpoint(database.url)}: ${reasonOf(error)}`,
-    );
-  }
-}
-
-export async function connectRedis(redis: AuthConfig['redis'], timeoutMs = 5000): Promise<Redis> {
-  const client = createRedis(redis.url, redis.prefix, { lazyConnect: true });
-  let lastError: unknown;
-  client.on('error', (error: unknown) => {
-    // ioredis reconnects by itself; report the cause (never the URL's credentials).
-    if (lastError === undefined || reasonOf(lastError) !== reasonOf(error)) {
-      redisLogger.warn(`Redis connection error: ${reasonOf(error)}`);
-    }
-    lastError = error;
-  });
-  client.on('ready', () => {
-    lastError = undefined;
-  });
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      client.connect().then(() => client.ping()),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
-    return client;
-  } catch (error) {
-    client.disconnect();
-    throw new InfrastructureUnavailableError(
-      `Redis is unreachable at ${describeEndpoint(redis.url)}: ${reasonOf(lastError ?? error)}`,
-    );
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
-}
+export { connectRedis };
 
 /** Closes the pool and the Redis client on SIGTERM/SIGINT (enableShutdownHooks). */
 @Injectable()
-export class ConnectionsLifecycle implements OnApplicationShutdown {
-  private readonly logger = new Logger(ConnectionsLifecycle.name);
-
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(AUTH_REDIS) private readonly redis: Redis,
-  ) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([
-      this.dataSource.isInitialized ? this.dataSource.destroy() : Promise.resolve(),
-      this.redis.quit().catch(() => this.redis.disconnect()),
-    ]);
-    this.logger.log('Connections closed');
+export class ConnectionsLifecycle extends ConnectionsLifecycleBase {
+  constructor(dataSource: DataSource, @Inject(AUTH_REDIS) redis: Redis) {
+    super(dataSource, redis);
   }
 }

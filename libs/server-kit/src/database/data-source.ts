@@ -59,14 +59,3 @@ export async function runMigrations(cfg: DatabaseConfig): Promise<string[]> {
     await ds.destroy();
   }
 }
-
-/** Reverts the last migration of one service. */
-export async function revertLastMigration(cfg: DatabaseConfig): Promise<void> {
-  const ds = new DataSource(dataSourceOptions({ ...cfg, poolSize: 2 }));
-  await ds.initialize();
-  try {
-    await ds.undoLastMigration({ transaction: 'each' });
-  } finally {
-    await ds.destroy();
-  }
-}

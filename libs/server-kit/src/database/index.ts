@@ -1,1 +1,3 @@
 export * from './data-source';
+export * from './connections';
+export * from './migrate-cli';
