@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
@@ -18,8 +18,8 @@ import {
   type SignupBody,
   type WithRefresh,
 } from '@vault/contracts';
-import { rpcCall } from '@vault/server-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { RpcServiceClient } from './rpc-service.client';
 
 export const AUTH_RPC = Symbol('AUTH_RPC');
 
@@ -30,25 +30,11 @@ export interface LogoutRequestBody {
   refreshToken?: string;
 }
 
-/**
- * The auth service as the gateway sees it: one typed method per message pattern, each a
- * request/response over the configured transport. Errors arrive as VaultError; a peer that
- * is down or silent becomes 503 SERVICE_UNAVAILABLE (rpcCall).
- */
+/** The auth service's message patterns, typed (see RpcServiceClient). */
 @Injectable()
-export class AuthRpcClient implements OnApplicationShutdown {
-  constructor(
-    @Inject(AUTH_RPC) private readonly client: ClientProxy,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
-  private call<TRes, TBody = undefined>(
-    pattern: string,
-    ctx: RpcContext,
-    body: TBody,
-    timeoutMs = this.config.rpc.timeoutMs,
-  ): Promise<TRes> {
-    return rpcCall<TRes, TBody>(this.client, pattern, { ctx, body }, timeoutMs);
+export class AuthRpcClient extends RpcServiceClient {
+  constructor(@Inject(AUTH_RPC) client: ClientProxy, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    super(client, config);
   }
 
   prelogin(ctx: RpcContext, body: PreloginBody): Promise<PreloginResponse> {
@@ -80,9 +66,5 @@ export class AuthRpcClient implements OnApplicationShutdown {
   }
   health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
     return this.call(AUTH_PATTERNS.health, ctx, undefined, timeoutMs);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.client.close();
   }
 }

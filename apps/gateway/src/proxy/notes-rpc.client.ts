@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import {
   NOTES_PATTERNS,
@@ -15,33 +15,19 @@ import {
   type RpcContext,
   type UpdateNoteRequest,
 } from '@vault/contracts';
-import { rpcCall } from '@vault/server-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { RpcServiceClient } from './rpc-service.client';
 
 export const NOTES_RPC = Symbol('NOTES_RPC');
 
 /** Page size the gateway asks for when a client wants the whole list (the largest the contract allows). */
 export const LIST_ALL_PAGE_SIZE = 500;
 
-/**
- * The notes service as the gateway sees it: one typed method per message pattern, each a
- * request/response over the configured transport. Errors arrive as VaultError; a peer that
- * is down or silent becomes 503 SERVICE_UNAVAILABLE (rpcCall).
- */
+/** The notes service's message patterns, typed (see RpcServiceClient). */
 @Injectable()
-export class NotesRpcClient implements OnApplicationShutdown {
-  constructor(
-    @Inject(NOTES_RPC) private readonly client: ClientProxy,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
-  private call<TRes, TBody = undefined>(
-    pattern: string,
-    ctx: RpcContext,
-    body: TBody,
-    timeoutMs = this.config.rpc.timeoutMs,
-  ): Promise<TRes> {
-    return rpcCall<TRes, TBody>(this.client, pattern, { ctx, body }, timeoutMs);
+export class NotesRpcClient extends RpcServiceClient {
+  constructor(@Inject(NOTES_RPC) client: ClientProxy, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    super(client, config);
   }
 
   list(ctx: RpcContext, query: ListNotesQuery): Promise<NoteListResponse> {
@@ -93,9 +79,5 @@ export class NotesRpcClient implements OnApplicationShutdown {
   }
   health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
     return this.call(NOTES_PATTERNS.health, ctx, undefined, timeoutMs);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.client.close();
   }
 }
