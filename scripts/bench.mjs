@@ -38,4 +38,15 @@ await withEphemeralStack(
   },
   { keepLogs: false },
 );
+
+// The web vault (issue 3): unlock → first card and full list in headless Chromium, on a fresh stack
+// serving the built app (WEB_ROOT, apps/web/dist by default) with the API rate limit raised for seeding.
+await withEphemeralStack(
+  'bench',
+  { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+  async ({ baseUrl }) => {
+    runBench('vault.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'vault.json')]);
+  },
+  { keepLogs: false },
+);
 log(`results in ${outDir}`);

@@ -35,17 +35,19 @@ const sealedOnly = (n: SealedNote): SealedNote => ({
   isEncrypted: n.isEncrypted,
 });
 
-/** Talks to notes.worker.ts; the worker starts on first use and answers requests in order. */
-export class WorkerNotesCrypto implements NotesCrypto {
+/** One notes.worker.ts: starts on first use and answers its requests in order. */
+class NotesWorkerHandle {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly name: string) {}
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL('./notes.worker.ts', import.meta.url), {
       type: 'module',
-      name: 'vault-notes',
+      name: this.name,
     });
     worker.addEventListener('message', (event: MessageEvent<NotesWorkerResponse>) => {
       const msg = event.data;
@@ -70,7 +72,7 @@ export class WorkerNotesCrypto implements NotesCrypto {
     return worker;
   }
 
-  private call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
+  call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
     const id = this.nextId++;
     return new Promise<NotesWorkerResult>((resolve, reject) => {
       let worker: Worker;
@@ -85,8 +87,52 @@ export class WorkerNotesCrypto implements NotesCrypto {
     });
   }
 
+  terminate(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}
+
+/** Decryption workers: one per spare core, at least 2 and at most 4. */
+function defaultWorkerCount(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.min(4, Math.max(2, cores - 1));
+}
+
+/** Below this many notes per worker a batch is not split (a message round trip is not free). */
+const MIN_SLICE = 25;
+
+/**
+ * Talks to notes.worker.ts. Decryption is spread over a small pool of workers (each batch is
+ * split into contiguous slices, one per worker, and the answers are joined back in order), since
+ * decrypting a large vault is CPU-bound; everything else goes to the first worker. The workers
+ * start on first use.
+ */
+export class WorkerNotesCrypto implements NotesCrypto {
+  private readonly workers: NotesWorkerHandle[];
+
+  constructor(workerCount: number = defaultWorkerCount()) {
+    const count = Math.max(1, Math.floor(workerCount));
+    this.workers = Array.from(
+      { length: count },
+      (_, i) => new NotesWorkerHandle(i === 0 ? 'vault-notes' : `vault-notes-${i + 1}`),
+    );
+  }
+
+  private call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
+    return this.workers[0]!.call(req);
+  }
+
   async decryptBatch(key: CryptoKey, notes: readonly SealedNote[]): Promise<DecryptOutcome[]> {
-    return (await this.call({ op: 'decrypt', key, notes: notes.map(sealedOnly) })) as DecryptOutcome[];
+    const sealed = notes.map(sealedOnly);
+    const slices = Math.max(1, Math.min(this.workers.length, Math.floor(sealed.length / MIN_SLICE)));
+    const size = Math.ceil(sealed.length / slices);
+    const answers = await Promise.all(
+      Array.from({ length: slices }, (_, i) =>
+        this.workers[i]!.call({ op: 'decrypt', key, notes: sealed.slice(i * size, (i + 1) * size) }),
+      ),
+    );
+    return (answers as DecryptOutcome[][]).flat();
   }
 
   async encrypt(key: CryptoKey, noteId: string | undefined, plain: NotePlain): Promise<SealedNoteFields> {
@@ -112,8 +158,7 @@ export class WorkerNotesCrypto implements NotesCrypto {
   }
 
   terminate(): void {
-    this.worker?.terminate();
-    this.worker = null;
+    for (const w of this.workers) w.terminate();
   }
 }
 
