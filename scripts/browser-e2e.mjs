@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
 import { ROOT, log, runStatus } from './lib/util.mjs';
 
-const specs = ['apps/e2e/browser/web-smoke.mjs', 'apps/e2e/browser/notes-ui.mjs'];
+const allSpecs = [
+  'apps/e2e/browser/web-smoke.mjs',
+  'apps/e2e/browser/notes-ui.mjs',
+  'apps/e2e/browser/zero-knowledge-ui.mjs',
+];
+// `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
+const only = process.argv.slice(2);
+const specs = allSpecs.filter((spec) => only.length === 0 || only.some((part) => spec.includes(part)));
 
 const code = await withEphemeralStack(
   'browser',
@@ -14,11 +21,20 @@ const code = await withEphemeralStack(
     RATE_LIMIT_API_PER_MINUTE: '100000',
     LOGIN_IP_MAX_FAILURES: '100000',
   },
-  async ({ baseUrl, crashed }) => {
+  async ({ baseUrl, env, logDir, crashed }) => {
     let failed = 0;
     for (const spec of specs) {
       const status = await runStatus(process.execPath, [join(ROOT, spec)], {
-        env: { ...process.env, BASE_URL: baseUrl, OUT_DIR: join(ROOT, '.data', 'browser-shots') },
+        env: {
+          ...process.env,
+          BASE_URL: baseUrl,
+          OUT_DIR: join(ROOT, '.data', 'browser-shots'),
+          // The run's stores and logs, for zero-knowledge-ui.mjs to search.
+          DATABASE_URL: env.DATABASE_URL,
+          REDIS_URL: env.REDIS_URL,
+          REDIS_PREFIX: env.REDIS_PREFIX,
+          LOG_DIR: logDir,
+        },
       });
       log(`${spec}: ${status === 0 ? 'passed' : 'FAILED'}`);
       if (status !== 0) failed += 1;

@@ -286,10 +286,18 @@ try {
   writeFileSync(bulkPath, JSON.stringify(bulk));
   const t0 = Date.now();
   await page.getByLabel('Choose backup file').setInputFiles(bulkPath);
-  await page.getByRole('progressbar', { name: 'Import progress' }).waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(800);
-  await page.getByRole('progressbar', { name: 'Import progress' }).scrollIntoViewIfNeeded();
-  await shot(page, 'import-progress-1280', false);
+  // The progress bar is shown while the import runs; a fast import may finish before a
+  // screenshot can be taken, so the picture is best-effort and the result below is the check.
+  const progress = page.getByRole('progressbar', { name: 'Import progress' });
+  if (
+    await progress.waitFor({ timeout: 30_000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await progress.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+    await shot(page, 'import-progress-1280', false).catch(() => undefined);
+  }
   await page.getByText(`Successfully imported ${BULK} notes from backup file.`).waitFor({ timeout: 600_000 });
   timings.importMs = Date.now() - t0;
   console.log(`  imported ${BULK} in ${timings.importMs} ms`);
