@@ -36,7 +36,9 @@ describe('notes in the app shell', () => {
     await waitFor(() => expect(count('1 deleted notes')).toBeTruthy());
     expect(count('2 notes')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Empty Trash' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
+    );
     await waitFor(() => expect(count('0 deleted notes')).toBeTruthy());
 
     // The restored note is back in the vault without a reload of the list.

@@ -101,7 +101,7 @@ describe('TrashPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete Gone for good permanently' }));
     await user.click(
-      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
     );
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(screen.queryByText('Gone for good')).toBeNull();
@@ -119,10 +119,10 @@ describe('TrashPage', () => {
     );
     await user.click(await screen.findByRole('button', { name: 'Delete Sticky permanently' }));
     await user.click(
-      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
     );
     expect(
-      await within(screen.getByRole('alertdialog')).findByText(
+      await within(await screen.findByRole('alertdialog')).findByText(
         'Failed to permanently delete note: Service unavailable',
       ),
     ).toBeTruthy();
@@ -164,7 +164,9 @@ describe('TrashPage', () => {
       ),
     );
     await user.click(await screen.findByRole('button', { name: 'Empty Trash' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
+    );
     expect(await screen.findByText('Failed to empty trash: Service unavailable')).toBeTruthy();
   });
 
