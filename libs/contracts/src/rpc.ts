@@ -23,6 +23,8 @@ export const NOTES_PATTERNS = {
   list: 'notes.list',
   listDeleted: 'notes.list-deleted',
   create: 'notes.create',
+  /** Creates 1..NOTE_BATCH_MAX_NOTES notes in one transaction (imports); idempotent per note like create. */
+  createBatch: 'notes.create-batch',
   update: 'notes.update',
   remove: 'notes.delete',
   restore: 'notes.restore',

@@ -1,8 +1,11 @@
 import { parseFirst } from '../common/validation';
 import {
+  createNoteBatchBodySchema,
   createNoteBodySchema,
   listNotesQuerySchema,
+  NOTE_BATCH_MAX_NOTES,
   NOTE_MAX_BYTES,
+  sealedBatchBytes,
   sealedNoteBytes,
   updateNoteBodySchema,
   updateNoteRequestSchema,
@@ -41,6 +44,63 @@ describe('createNoteBodySchema', () => {
     expect(parseFirst(createNoteBodySchema, { ...note, tags: [sealedValue(), sealedValue()] }).ok).toBe(
       false,
     );
+  });
+});
+
+describe('createNoteBatchBodySchema', () => {
+  const withId = (n: number) => ({ ...note, id: `3f2b8c1e-9d4a-4e6f-8a1b-${String(n).padStart(12, '0')}` });
+  const batch = (count: number) => ({ notes: Array.from({ length: count }, (_, i) => withId(i)) });
+
+  it('accepts 1 to 100 notes, each as the single create takes it', () => {
+    expect(parseFirst(createNoteBatchBodySchema, batch(1)).ok).toBe(true);
+    expect(parseFirst(createNoteBatchBodySchema, batch(NOTE_BATCH_MAX_NOTES)).ok).toBe(true);
+  });
+
+  it('refuses an empty batch and one of 101 notes', () => {
+    for (const body of [batch(0), batch(NOTE_BATCH_MAX_NOTES + 1)]) {
+      expect(parseFirst(createNoteBatchBodySchema, body)).toMatchObject({
+        ok: false,
+        message: 'A batch holds 1 to 100 notes',
+      });
+    }
+  });
+
+  it('checks every note with the single create’s rules and messages', () => {
+    const body = batch(3);
+    body.notes[2] = { ...body.notes[2]!, title: 'My secret title' };
+    expect(parseFirst(createNoteBatchBodySchema, body)).toMatchObject({
+      ok: false,
+      message: 'Invalid encrypted title',
+      path: ['notes', 2, 'title'],
+    });
+    expect(parseFirst(createNoteBatchBodySchema, { notes: [{ ...note, isDeleted: false }] })).toMatchObject({
+      ok: false,
+      message: 'Unknown field: isDeleted',
+    });
+  });
+
+  it('refuses the same id twice in one batch, naming it', () => {
+    const body = batch(3);
+    body.notes[2] = { ...body.notes[2]!, id: body.notes[0]!.id };
+    expect(parseFirst(createNoteBatchBodySchema, body)).toMatchObject({
+      ok: false,
+      message: `Duplicate note id in batch: ${body.notes[0]!.id}`,
+      path: ['notes', 2, 'id'],
+    });
+  });
+
+  it('refuses anything but a notes list, and unknown fields beside it', () => {
+    expect(parseFirst(createNoteBatchBodySchema, { notes: note }).ok).toBe(false);
+    expect(parseFirst(createNoteBatchBodySchema, {}).ok).toBe(false);
+    expect(parseFirst(createNoteBatchBodySchema, { ...batch(1), replace: true })).toMatchObject({
+      ok: false,
+      message: 'Unknown field: replace',
+    });
+  });
+
+  it('adds up the sealed bytes of every note of a batch', () => {
+    expect(sealedBatchBytes(batch(3).notes)).toBe(3 * sealedNoteBytes(note));
+    expect(sealedBatchBytes([])).toBe(0);
   });
 });
 

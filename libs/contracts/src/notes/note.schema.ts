@@ -15,6 +15,41 @@ const noteFields = {
 export const createNoteBodySchema = strictBody({ id: uuidV4, ...noteFields });
 export type CreateNoteBody = z.output<typeof createNoteBodySchema>;
 
+/**
+ * `POST /api/notes/batch` (an addition to the contract: bulk create, for imports). At most
+ * NOTE_BATCH_MAX_NOTES notes, each exactly as `POST /api/notes` takes it, with distinct ids.
+ */
+export const NOTE_BATCH_MAX_NOTES = 100;
+
+/**
+ * Sealed bytes of all the notes of one batch together (sealedNoteBytes summed). One batch is
+ * one RPC message each way, so it is held to what one note may be: a full batch then fits the
+ * gateway's body limit and the transport's message limit (NATS max_payload, at least 2 MiB)
+ * exactly as a 1 MiB note does. Clients split larger imports into more batches.
+ */
+export const NOTE_BATCH_MAX_BYTES = NOTE_MAX_BYTES;
+
+export const createNoteBatchBodySchema = strictBody({
+  notes: z
+    .array(createNoteBodySchema, { error: `notes must be a list of 1 to ${NOTE_BATCH_MAX_NOTES} notes` })
+    .min(1, `A batch holds 1 to ${NOTE_BATCH_MAX_NOTES} notes`)
+    .max(NOTE_BATCH_MAX_NOTES, `A batch holds 1 to ${NOTE_BATCH_MAX_NOTES} notes`)
+    .superRefine((notes, ctx) => {
+      const seen = new Set<string>();
+      notes.forEach((note, index) => {
+        if (seen.has(note.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Duplicate note id in batch: ${note.id}`,
+            path: [index, 'id'],
+          });
+        }
+        seen.add(note.id);
+      });
+    }),
+});
+export type CreateNoteBatchBody = z.output<typeof createNoteBatchBodySchema>;
+
 export const updateNoteBodySchema = strictBody(noteFields);
 export type UpdateNoteBody = z.output<typeof updateNoteBodySchema>;
 
@@ -54,6 +89,10 @@ export type NoteListResponse = z.infer<typeof noteListResponseSchema>;
 export const noteResponseSchema = z.object({ note: noteDtoSchema });
 export type NoteResponse = z.infer<typeof noteResponseSchema>;
 
+/** `POST /api/notes/batch`: every note of the batch, in the order of the request. */
+export const createNoteBatchResponseSchema = z.object({ notes: z.array(noteDtoSchema) });
+export type CreateNoteBatchResponse = z.infer<typeof createNoteBatchResponseSchema>;
+
 /** `GET /api/notes/deleted`: the trash, newest `deletedAt` first. */
 export const deletedNoteListResponseSchema = z.object({ notes: z.array(noteDtoSchema) });
 export type DeletedNoteListResponse = z.infer<typeof deletedNoteListResponseSchema>;
@@ -74,8 +113,17 @@ export const NOTE_MESSAGES = {
   notFound: 'Note not found',
   idTaken: 'A different note with this id already exists',
   tooLarge: 'Note is too large: at most 1 MiB encrypted',
+  batchTooLarge: 'Batch is too large: at most 1 MiB encrypted in one request; send fewer notes per batch',
   invalidCursor: 'Invalid cursor',
 } as const;
+
+/**
+ * The `extra` of a batch's 409: the ids of the batch that are taken (a different note, or
+ * another user's), so that a client can re-seal exactly those under new ids and send again.
+ */
+export interface NoteBatchConflictExtra {
+  ids: string[];
+}
 
 /** Total size of a sealed note's fields, compared with NOTE_MAX_BYTES. */
 export function sealedNoteBytes(note: {
@@ -90,4 +138,9 @@ export function sealedNoteBytes(note: {
     note.wrappedDEK.length +
     note.tags.reduce((n, t) => n + t.length, 0)
   );
+}
+
+/** Sealed bytes of a batch: its notes' sealedNoteBytes added up, compared with NOTE_BATCH_MAX_BYTES. */
+export function sealedBatchBytes(notes: readonly Parameters<typeof sealedNoteBytes>[0][]): number {
+  return notes.reduce((n, note) => n + sealedNoteBytes(note), 0);
 }
