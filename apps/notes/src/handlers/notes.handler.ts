@@ -1,11 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  createNoteBatchBodySchema,
   createNoteBodySchema,
   listNotesQuerySchema,
   noteIdParamSchema,
   NOTES_PATTERNS,
   updateNoteRequestSchema,
+  type CreateNoteBatchResponse,
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
   type NoteCountsResponse,
@@ -47,6 +49,12 @@ export class NotesHandler {
   async create(@Payload() payload: unknown): Promise<NoteResponse> {
     const auth = await this.callerOf(payload);
     return this.notes.create(auth, readBody(createNoteBodySchema, payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.createBatch)
+  async createBatch(@Payload() payload: unknown): Promise<CreateNoteBatchResponse> {
+    const auth = await this.callerOf(payload);
+    return this.notes.createBatch(auth, readBody(createNoteBatchBodySchema, payload));
   }
 
   @MessagePattern(NOTES_PATTERNS.update)

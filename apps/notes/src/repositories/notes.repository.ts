@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { NoteEntity } from '../entities/note.entity';
 
 /** The sealed fields a client sends (create and update). */
@@ -63,6 +63,59 @@ const firstRow = (raw: unknown): NoteEntity | null => {
 };
 
 /**
+ * One `INSERT ... VALUES (...), (...) ON CONFLICT DO NOTHING RETURNING *` for all the notes:
+ * the rows it inserted (an id that exists, whoever owns it, is left alone). Rows go in id order,
+ * so two transactions inserting overlapping ids take their locks in the same order and wait for
+ * each other instead of deadlocking.
+ */
+async function insertAllIfAbsent(
+  notes: Repository<NoteEntity>,
+  rows: readonly NewNote[],
+): Promise<NoteEntity[]> {
+  if (rows.length === 0) return [];
+  const values = [...rows]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((note) => ({
+      id: note.id,
+      ownerId: note.ownerId,
+      title: note.title,
+      content: note.content,
+      tags: note.tags,
+      wrappedDek: note.wrappedDek,
+      isEncrypted: true,
+      isDeleted: false,
+      createdAt: note.at,
+      updatedAt: note.at,
+      deletedAt: null,
+      bodyHash: note.bodyHash,
+    }));
+  const result = await notes
+    .createQueryBuilder()
+    .insert()
+    .into(NoteEntity)
+    .values(values)
+    .orIgnore()
+    .returning('*')
+    .execute();
+  return ((result.raw as NoteRow[] | undefined) ?? []).map(fromRow);
+}
+
+/** The queries of a batch create, bound to one transaction (NotesRepository.transaction). */
+export class NotesTransaction {
+  constructor(private readonly notes: Repository<NoteEntity>) {}
+
+  /** Inserts every note whose id does not exist yet (whoever owns it), in one statement: the new rows. */
+  insertAllIfAbsent(rows: readonly NewNote[]): Promise<NoteEntity[]> {
+    return insertAllIfAbsent(this.notes, rows);
+  }
+
+  /** Any owner's notes with these ids: only to tell idempotent retries from id clashes. */
+  findByIds(ids: readonly string[]): Promise<NoteEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.notes.findBy({ id: In([...ids]) });
+  }
+}
+
+/**
  * Queries on `notes.notes`. Every query that reads or changes a user's notes is scoped by
  * `owner_id`; no product rules here (the service decides what a missing row means).
  */
@@ -70,34 +123,24 @@ const firstRow = (raw: unknown): NoteEntity | null => {
 export class NotesRepository {
   private readonly notes: Repository<NoteEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.notes = dataSource.getRepository(NoteEntity);
+  }
+
+  /**
+   * Runs `work` in one transaction: what it does through the NotesTransaction it is given
+   * commits together when it resolves, and not at all when it throws.
+   */
+  transaction<T>(work: (tx: NotesTransaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) =>
+      work(new NotesTransaction(manager.getRepository(NoteEntity))),
+    );
   }
 
   /** Inserts unless a note with this id exists (whoever owns it): the new row, or null. */
   async insertIfAbsent(note: NewNote): Promise<NoteEntity | null> {
-    const result = await this.notes
-      .createQueryBuilder()
-      .insert()
-      .into(NoteEntity)
-      .values({
-        id: note.id,
-        ownerId: note.ownerId,
-        title: note.title,
-        content: note.content,
-        tags: note.tags,
-        wrappedDek: note.wrappedDek,
-        isEncrypted: true,
-        isDeleted: false,
-        createdAt: note.at,
-        updatedAt: note.at,
-        deletedAt: null,
-        bodyHash: note.bodyHash,
-      })
-      .orIgnore()
-      .returning('*')
-      .execute();
-    return firstRow(result.raw);
+    const [inserted] = await insertAllIfAbsent(this.notes, [note]);
+    return inserted ?? null;
   }
 
   /** Any owner's note: only to tell an idempotent retry from an id clash. */

@@ -1,5 +1,5 @@
-import { ErrorCode, NOTE_MAX_BYTES, VaultError } from '@vault/contracts';
-import { assertNoteSize, isSameCreateRequest, noteBodyHash } from './note-body';
+import { ErrorCode, NOTE_BATCH_MAX_BYTES, NOTE_MAX_BYTES, NOTE_MESSAGES, VaultError } from '@vault/contracts';
+import { assertBatchSize, assertNoteSize, isSameCreateRequest, noteBodyHash } from './note-body';
 
 const sealed = (hexChars: number) => `${'ab'.repeat(hexChars / 2)}:${'0'.repeat(24)}`;
 const body = {
@@ -30,6 +30,41 @@ describe('note size check', () => {
     expect(error).toBeInstanceOf(VaultError);
     expect((error as VaultError).code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect((error as VaultError).status).toBe(413);
+  });
+});
+
+describe('batch size check', () => {
+  const thrown = (run: () => void): VaultError | undefined => {
+    try {
+      run();
+    } catch (e) {
+      return e as VaultError;
+    }
+    return undefined;
+  };
+
+  it('accepts notes that add up to exactly the batch limit', () => {
+    const half = NOTE_BATCH_MAX_BYTES / 2;
+    expect(() => assertBatchSize([bodyOf(half), bodyOf(half)])).not.toThrow();
+  });
+
+  it('answers the single create’s 413 when one note is over 1 MiB', () => {
+    const error = thrown(() => assertBatchSize([body, bodyOf(NOTE_MAX_BYTES + 1)]));
+    expect({ code: error?.code, message: error?.message, extra: error?.extra }).toEqual({
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      message: NOTE_MESSAGES.tooLarge,
+      extra: { maxBytes: NOTE_MAX_BYTES },
+    });
+  });
+
+  it('answers 413 with the batch limit when the notes add up to more', () => {
+    const half = NOTE_BATCH_MAX_BYTES / 2;
+    const error = thrown(() => assertBatchSize([bodyOf(half), bodyOf(half + 1)]));
+    expect({ code: error?.code, message: error?.message, extra: error?.extra }).toEqual({
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      message: NOTE_MESSAGES.batchTooLarge,
+      extra: { maxBytes: NOTE_BATCH_MAX_BYTES },
+    });
   });
 });
 

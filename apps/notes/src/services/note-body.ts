@@ -1,7 +1,9 @@
 import {
   ErrorCode,
+  NOTE_BATCH_MAX_BYTES,
   NOTE_MAX_BYTES,
   NOTE_MESSAGES,
+  sealedBatchBytes,
   sealedNoteBytes,
   VaultError,
   type CreateNoteBody,
@@ -17,6 +19,19 @@ export function assertNoteSize(body: SealedBody): void {
   if (sealedNoteBytes(body) > NOTE_MAX_BYTES) {
     throw new VaultError(ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.tooLarge, {
       maxBytes: NOTE_MAX_BYTES,
+    });
+  }
+}
+
+/**
+ * A batch answers 413 when any one of its notes is over 1 MiB (the single create's error, first),
+ * or when its notes add up to more than NOTE_BATCH_MAX_BYTES.
+ */
+export function assertBatchSize(notes: readonly SealedBody[]): void {
+  for (const note of notes) assertNoteSize(note);
+  if (sealedBatchBytes(notes) > NOTE_BATCH_MAX_BYTES) {
+    throw new VaultError(ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.batchTooLarge, {
+      maxBytes: NOTE_BATCH_MAX_BYTES,
     });
   }
 }

@@ -3,7 +3,10 @@ import {
   ErrorCode,
   NOTE_MESSAGES,
   VaultError,
+  type CreateNoteBatchBody,
+  type CreateNoteBatchResponse,
   type CreateNoteBody,
+  type NoteBatchConflictExtra,
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
   type ListNotesQuery,
@@ -15,9 +18,15 @@ import {
 } from '@vault/contracts';
 import type { NoteEntity } from '../entities/note.entity';
 import { toNoteDto } from '../mappers/note.mapper';
-import { NotesRepository } from '../repositories/notes.repository';
+import { NotesRepository, type NewNote } from '../repositories/notes.repository';
 import { takePage } from './list-page';
-import { assertNoteSize, isSameCreateRequest, noteBodyHash, sealedFields } from './note-body';
+import {
+  assertBatchSize,
+  assertNoteSize,
+  isSameCreateRequest,
+  noteBodyHash,
+  sealedFields,
+} from './note-body';
 import { decodeCursor, encodeCursor } from './note-cursor';
 
 const notFound = () => new VaultError(ErrorCode.NOT_FOUND, NOTE_MESSAGES.notFound);
@@ -87,6 +96,48 @@ export class NotesService {
     }
     // A clash, or a row purged between the insert and the read: either way not this request's note.
     throw new VaultError(ErrorCode.CONFLICT, NOTE_MESSAGES.idTaken);
+  }
+
+  /**
+   * Creates up to NOTE_BATCH_MAX_NOTES notes (distinct ids, checked by the contract schema) in
+   * one transaction with one INSERT, answering them in the order of the request. Each note is
+   * idempotent exactly as `create` is: an id this user already holds with the same body is
+   * answered as it is now, changing nothing. Any id that is taken (another body, or another
+   * user's) answers 409 with the taken ids in `extra.ids`, and then nothing of the batch is
+   * stored. The new notes share one timestamp.
+   */
+  async createBatch(auth: RpcAuth, body: CreateNoteBatchBody): Promise<CreateNoteBatchResponse> {
+    assertBatchSize(body.notes);
+    const at = now();
+    const rows: NewNote[] = body.notes.map((note) => ({
+      id: note.id,
+      ownerId: auth.userId,
+      ...sealedFields(note),
+      bodyHash: noteBodyHash(note),
+      at,
+    }));
+    const { notes, created } = await this.notes.transaction(async (tx) => {
+      const saved = new Map((await tx.insertAllIfAbsent(rows)).map((n) => [n.id, n]));
+      const created = saved.size;
+      const rest = rows.filter((row) => !saved.has(row.id));
+      const existing = new Map((await tx.findByIds(rest.map((r) => r.id))).map((n) => [n.id, n]));
+      const taken: string[] = [];
+      for (const row of rest) {
+        const note = existing.get(row.id);
+        // As in create: a clash, or a row purged between the insert and the read.
+        if (note && note.ownerId === auth.userId && note.bodyHash === row.bodyHash) saved.set(row.id, note);
+        else taken.push(row.id);
+      }
+      if (taken.length > 0) {
+        const extra: NoteBatchConflictExtra = { ids: taken };
+        throw new VaultError(ErrorCode.CONFLICT, NOTE_MESSAGES.idTaken, { ...extra });
+      }
+      return { notes: rows.map((row) => saved.get(row.id)!), created };
+    });
+    this.logger.debug(
+      `Batch of ${rows.length} note(s) by user ${auth.userId}: ${created} created, ${rows.length - created} already there`,
+    );
+    return { notes: notes.map(toNoteDto) };
   }
 
   /** Replaces the sealed fields of an active note. A note in the trash must be restored first (404). */
