@@ -22,6 +22,7 @@ const EXPECTED = [
   'get /api/notes/deleted',
   'get /api/notes/counts',
   'post /api/notes',
+  'post /api/notes/batch',
   'put /api/notes/{id}',
   'delete /api/notes/{id}',
   'post /api/notes/{id}/restore',
@@ -158,6 +159,43 @@ describe('buildOpenApiDocument', () => {
     expect(schemas.CreateNoteBody).toMatchObject({
       additionalProperties: false,
       required: ['id', 'title', 'content', 'tags', 'wrappedDEK'],
+    });
+  });
+
+  it('documents the batch create: 201 with the notes in order, 400/409/413, at most 100 strict notes', () => {
+    type Op = { requestBody?: unknown; responses: Record<string, { content?: unknown }> };
+    const batch = doc.paths['/api/notes/batch']?.post as Op;
+    expect(Object.keys(batch.responses).sort()).toEqual(
+      ['201', '400', '401', '409', '413', '429', '500', '503'].sort(),
+    );
+    expect(batch.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateNoteBatchBody' } } },
+    });
+    expect(batch.responses['201']?.content).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/CreateNoteBatchResponse' } },
+    });
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    expect(schemas.CreateNoteBatchBody).toMatchObject({
+      additionalProperties: false,
+      required: ['notes'],
+      properties: {
+        notes: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: {
+            additionalProperties: false,
+            required: ['id', 'title', 'content', 'tags', 'wrappedDEK'],
+          },
+        },
+      },
+    });
+    expect(schemas.CreateNoteBatchResponse).toMatchObject({
+      required: ['notes'],
+      properties: {
+        notes: { type: 'array', items: { required: expect.arrayContaining(['id', 'createdAt']) } },
+      },
     });
   });
 

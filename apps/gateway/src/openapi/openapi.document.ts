@@ -2,6 +2,8 @@ import {
   authKeySchema,
   authResponseSchema,
   changePasswordBodySchema,
+  createNoteBatchBodySchema,
+  createNoteBatchResponseSchema,
   createNoteBodySchema,
   deletedNoteListResponseSchema,
   emptyTrashResponseSchema,
@@ -12,6 +14,8 @@ import {
   listNotesQuerySchema,
   loginBodySchema,
   meResponseSchema,
+  NOTE_BATCH_MAX_BYTES,
+  NOTE_BATCH_MAX_NOTES,
   NOTE_MAX_BYTES,
   noteCountsResponseSchema,
   noteIdParamSchema,
@@ -246,6 +250,31 @@ export const ROUTES: RouteDoc[] = [
     errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.CONFLICT, E.PAYLOAD_TOO_LARGE],
   },
   {
+    method: 'post',
+    path: '/api/notes/batch',
+    operationId: 'createNotesBatch',
+    summary:
+      `Store 1 to ${NOTE_BATCH_MAX_NOTES} notes sealed on the client in one request and one transaction ` +
+      '(imports). Each note is checked exactly as POST /api/notes checks it, ids must be distinct within ' +
+      `the batch, and the notes together may hold at most ${NOTE_BATCH_MAX_BYTES} bytes of sealed fields ` +
+      '(413 otherwise; a note over the single-note limit answers that 413 first). Idempotent per note: an ' +
+      'id the caller already holds with the same body is answered as it is now. Any id that is taken (a ' +
+      'different body, or another user’s) answers 409 with the taken ids in `ids`, and nothing of the ' +
+      'batch is stored. An addition to api-contract.md',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'CreateNoteBatchBody',
+    success: [
+      {
+        status: 201,
+        description: 'Every note of the batch, in the order sent (created, or already there)',
+        schema: 'CreateNoteBatchResponse',
+      },
+    ],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.CONFLICT, E.PAYLOAD_TOO_LARGE],
+  },
+  {
     method: 'put',
     path: '/api/notes/{id}',
     operationId: 'updateNote',
@@ -391,6 +420,8 @@ function components(): Record<string, JsonSchema> {
     MeResponse: jsonSchema(meResponseSchema, 'output'),
     SessionListResponse: jsonSchema(sessionListResponseSchema, 'output'),
     CreateNoteBody: jsonSchema(createNoteBodySchema, 'input'),
+    CreateNoteBatchBody: jsonSchema(createNoteBatchBodySchema, 'input'),
+    CreateNoteBatchResponse: jsonSchema(createNoteBatchResponseSchema, 'output'),
     UpdateNoteBody: jsonSchema(updateNoteBodySchema, 'input'),
     NoteListResponse: jsonSchema(noteListResponseSchema, 'output'),
     NoteResponse: jsonSchema(noteResponseSchema, 'output'),

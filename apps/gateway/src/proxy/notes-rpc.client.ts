@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import {
   NOTES_PATTERNS,
+  type CreateNoteBatchBody,
+  type CreateNoteBatchResponse,
   type CreateNoteBody,
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
@@ -58,6 +60,9 @@ export class NotesRpcClient extends RpcServiceClient {
   }
   create(ctx: RpcContext, body: CreateNoteBody): Promise<NoteResponse> {
     return this.call(NOTES_PATTERNS.create, ctx, body);
+  }
+  createBatch(ctx: RpcContext, body: CreateNoteBatchBody): Promise<CreateNoteBatchResponse> {
+    return this.call(NOTES_PATTERNS.createBatch, ctx, body);
   }
   update(ctx: RpcContext, body: UpdateNoteRequest): Promise<NoteResponse> {
     return this.call(NOTES_PATTERNS.update, ctx, body);

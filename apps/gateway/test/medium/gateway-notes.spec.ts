@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ErrorCode,
+  NOTE_BATCH_MAX_BYTES,
   NOTE_MAX_BYTES,
   NOTE_MESSAGES,
   NOTES_PATTERNS,
@@ -77,6 +78,11 @@ class StubNotesHandler {
   @MessagePattern(NOTES_PATTERNS.create)
   create(@Payload() p: unknown): unknown {
     return answerFor(NOTES_PATTERNS.create, p);
+  }
+
+  @MessagePattern(NOTES_PATTERNS.createBatch)
+  createBatch(@Payload() p: unknown): unknown {
+    return answerFor(NOTES_PATTERNS.createBatch, p);
   }
 
   @MessagePattern(NOTES_PATTERNS.update)
@@ -163,6 +169,7 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
     { method: 'GET', url: '/api/notes/deleted' },
     { method: 'GET', url: '/api/notes/counts' },
     { method: 'POST', url: '/api/notes', body: { id: ID, ...fields() } },
+    { method: 'POST', url: '/api/notes/batch', body: { notes: [{ id: ID, ...fields() }] } },
     { method: 'PUT', url: `/api/notes/${ID}`, body: fields() },
     { method: 'DELETE', url: `/api/notes/${ID}` },
     { method: 'POST', url: `/api/notes/${ID}/restore` },
@@ -195,6 +202,37 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]?.request.body).toEqual(body);
       expect(seen[0]?.request.ctx.auth?.userId).toBe(userId);
+    });
+
+    it('creates a batch with 201, passing the notes in order and the caller, in one call', async () => {
+      const notes = Array.from({ length: 100 }, () => ({ id: randomUUID(), ...fields() }));
+      const reply = { notes: notes.map((n) => ({ ...noteDto(n.id), ...n })) };
+      answer(NOTES_PATTERNS.createBatch, reply);
+      const res = await inject({ method: 'POST', url: '/api/notes/batch', payload: { notes } });
+
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual(reply);
+      expect(seen.map((s) => [s.pattern, s.request.body])).toEqual([[NOTES_PATTERNS.createBatch, { notes }]]);
+      expect(seen[0]?.request.ctx.auth?.userId).toBe(userId);
+    });
+
+    it('answers a batch’s 409 with the taken ids the service names', async () => {
+      const notes = [
+        { id: randomUUID(), ...fields() },
+        { id: randomUUID(), ...fields() },
+      ];
+      answer(
+        NOTES_PATTERNS.createBatch,
+        new VaultError(ErrorCode.CONFLICT, NOTE_MESSAGES.idTaken, { ids: [notes[1]!.id] }),
+      );
+      const res = await inject({ method: 'POST', url: '/api/notes/batch', payload: { notes } });
+
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'CONFLICT',
+        error: NOTE_MESSAGES.idTaken,
+        ids: [notes[1]!.id],
+      });
     });
 
     it('updates with the id of the path beside the re-sealed fields', async () => {
@@ -307,6 +345,71 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
       const res = await inject({ method: 'POST', url: '/api/notes', payload });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: message });
+    });
+
+    it.each([
+      ['no notes', () => ({ notes: [] }), 'A batch holds 1 to 100 notes'],
+      [
+        '101 notes',
+        () => ({ notes: Array.from({ length: 101 }, () => ({ id: randomUUID(), ...fields() })) }),
+        'A batch holds 1 to 100 notes',
+      ],
+      [
+        'the same id twice',
+        () => {
+          const id = randomUUID();
+          return {
+            notes: [
+              { id, ...fields() },
+              { id: randomUUID(), ...fields() },
+              { id, ...fields() },
+            ],
+          };
+        },
+        expect.stringMatching(/^Duplicate note id in batch: [0-9a-f-]{36}$/),
+      ],
+      [
+        'plaintext in one note',
+        () => ({
+          notes: [
+            { id: randomUUID(), ...fields() },
+            { id: randomUUID(), ...fields(), content: 'x' },
+          ],
+        }),
+        'Invalid encrypted content',
+      ],
+      ['a bare note', () => ({ id: randomUUID(), ...fields() }), expect.any(String)],
+    ])('answers 400 to a batch with %s', async (_label, payload, message) => {
+      const res = await inject({ method: 'POST', url: '/api/notes/batch', payload: payload() });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: message });
+    });
+
+    it('answers a batch the single create’s 413 for one note over 1 MiB, and 413 over the batch limit', async () => {
+      const content = `${'ab'.repeat(NOTE_MAX_BYTES / 2)}:${'0'.repeat(24)}`;
+      const oneTooLarge = await inject({
+        method: 'POST',
+        url: '/api/notes/batch',
+        payload: {
+          notes: [
+            { id: randomUUID(), ...fields() },
+            { id: randomUUID(), ...fields(), content },
+          ],
+        },
+      });
+      expect(oneTooLarge.statusCode).toBe(413);
+      expect(oneTooLarge.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', error: NOTE_MESSAGES.tooLarge });
+
+      const half = `${'ab'.repeat(NOTE_BATCH_MAX_BYTES / 4)}:${'0'.repeat(24)}`;
+      const payload = { notes: [half, half].map((c) => ({ id: randomUUID(), ...fields(), content: c })) };
+      expect(JSON.stringify(payload).length).toBeLessThan(gw.config.bodyLimitBytes);
+      const together = await inject({ method: 'POST', url: '/api/notes/batch', payload });
+      expect(together.statusCode).toBe(413);
+      expect(together.json()).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        error: NOTE_MESSAGES.batchTooLarge,
+        maxBytes: NOTE_BATCH_MAX_BYTES,
+      });
     });
 
     it('answers 400 to an update that carries an id in its body', async () => {

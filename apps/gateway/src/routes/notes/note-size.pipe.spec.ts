@@ -1,5 +1,12 @@
-import { ErrorCode, NOTE_MAX_BYTES, sealedNoteBytes, VaultError } from '@vault/contracts';
-import { NoteSizePipe } from './note-size.pipe';
+import {
+  ErrorCode,
+  NOTE_BATCH_MAX_BYTES,
+  NOTE_MAX_BYTES,
+  NOTE_MESSAGES,
+  sealedNoteBytes,
+  VaultError,
+} from '@vault/contracts';
+import { NoteBatchSizePipe, NoteSizePipe } from './note-size.pipe';
 
 const tail = `:${'0'.repeat(24)}`;
 const fields = { title: `ab${tail}`, tags: [`cd${tail}`], wrappedDEK: `${'1'.repeat(96)}:${'2'.repeat(24)}` };
@@ -31,5 +38,45 @@ describe(NoteSizePipe.name, () => {
       status: 413,
     });
     expect((error as VaultError).extra).toEqual({ maxBytes: NOTE_MAX_BYTES });
+  });
+});
+
+describe(NoteBatchSizePipe.name, () => {
+  const pipe = new NoteBatchSizePipe();
+  const ids = ['3f2b8c1e-9d4a-4e6f-8a1b-2c3d4e5f6a7b', '3f2b8c1e-9d4a-4e6f-8a1b-2c3d4e5f6a7c'];
+  const batch = (...totals: number[]) => ({
+    notes: totals.map((total, i) => ({ id: ids[i]!, ...withTotal(total) })),
+  });
+  const failure = (body: ReturnType<typeof batch>) => {
+    try {
+      pipe.transform(body);
+    } catch (e) {
+      const error = e as VaultError;
+      return { code: error.code, status: error.status, message: error.message, extra: error.extra };
+    }
+    return undefined;
+  };
+
+  it('passes notes that add up to exactly the batch limit through unchanged', () => {
+    const body = batch(NOTE_BATCH_MAX_BYTES / 2, NOTE_BATCH_MAX_BYTES / 2);
+    expect(pipe.transform(body)).toBe(body);
+  });
+
+  it('answers the single create’s 413 when one note is over 1 MiB', () => {
+    expect(failure(batch(1000, NOTE_MAX_BYTES + 1))).toEqual({
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      status: 413,
+      message: NOTE_MESSAGES.tooLarge,
+      extra: { maxBytes: NOTE_MAX_BYTES },
+    });
+  });
+
+  it('answers 413 with the batch limit one byte over it', () => {
+    expect(failure(batch(NOTE_BATCH_MAX_BYTES / 2, NOTE_BATCH_MAX_BYTES / 2 + 1))).toEqual({
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      status: 413,
+      message: NOTE_MESSAGES.batchTooLarge,
+      extra: { maxBytes: NOTE_BATCH_MAX_BYTES },
+    });
   });
 });

@@ -1,10 +1,13 @@
 import type { PipeTransform } from '@nestjs/common';
 import {
   ErrorCode,
+  NOTE_BATCH_MAX_BYTES,
   NOTE_MAX_BYTES,
   NOTE_MESSAGES,
+  sealedBatchBytes,
   sealedNoteBytes,
   VaultError,
+  type CreateNoteBatchBody,
   type UpdateNoteBody,
 } from '@vault/contracts';
 
@@ -24,3 +27,24 @@ export class NoteSizePipe implements PipeTransform<UpdateNoteBody, UpdateNoteBod
 }
 
 export const noteSizePipe = (): NoteSizePipe => new NoteSizePipe();
+
+/**
+ * The same for `POST /api/notes/batch`: any one note over NOTE_MAX_BYTES answers the single
+ * create's 413; then the notes together may hold at most NOTE_BATCH_MAX_BYTES, so that one
+ * batch is never bigger on the transport than one note may be.
+ */
+export class NoteBatchSizePipe implements PipeTransform<CreateNoteBatchBody, CreateNoteBatchBody> {
+  private readonly note = new NoteSizePipe();
+
+  transform(body: CreateNoteBatchBody): CreateNoteBatchBody {
+    for (const note of body.notes) this.note.transform(note);
+    if (sealedBatchBytes(body.notes) > NOTE_BATCH_MAX_BYTES) {
+      throw new VaultError(ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.batchTooLarge, {
+        maxBytes: NOTE_BATCH_MAX_BYTES,
+      });
+    }
+    return body;
+  }
+}
+
+export const noteBatchSizePipe = (): NoteBatchSizePipe => new NoteBatchSizePipe();

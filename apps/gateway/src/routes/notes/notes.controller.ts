@@ -1,9 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
+  createNoteBatchBodySchema,
   createNoteBodySchema,
   listNotesQuerySchema,
   noteIdParamSchema,
   updateNoteBodySchema,
+  type CreateNoteBatchBody,
+  type CreateNoteBatchResponse,
   type CreateNoteBody,
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
@@ -18,12 +21,13 @@ import {
 import { NotesRpcClient } from '../../proxy/notes-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
-import { noteSizePipe } from './note-size.pipe';
+import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 /**
- * /api/notes (api-contract.md "Notes service", plus `GET /api/notes/counts` and
- * `DELETE /api/notes/trash`). Protected by the global JWT guard; each handler only translates:
- * validated body, params and query plus the caller's context in, the service's answer out.
+ * /api/notes (api-contract.md "Notes service", plus `GET /api/notes/counts`,
+ * `DELETE /api/notes/trash` and `POST /api/notes/batch`). Protected by the global JWT guard;
+ * each handler only translates: validated body, params and query plus the caller's context in,
+ * the service's answer out.
  */
 @Controller('notes')
 export class NotesController {
@@ -54,6 +58,16 @@ export class NotesController {
     @Body(zodPipe(createNoteBodySchema), noteSizePipe()) body: CreateNoteBody,
   ): Promise<NoteResponse> {
     return this.notes.create(ctx, body);
+  }
+
+  /** Bulk create (imports): 1..100 notes, one transaction, idempotent per note like create. */
+  @Post('batch')
+  @HttpCode(201)
+  createBatch(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(createNoteBatchBodySchema), noteBatchSizePipe()) body: CreateNoteBatchBody,
+  ): Promise<CreateNoteBatchResponse> {
+    return this.notes.createBatch(ctx, body);
   }
 
   @Put(':id')
