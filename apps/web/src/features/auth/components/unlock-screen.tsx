@@ -7,6 +7,7 @@ import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { isWrongPassword } from '../../../workers/crypto-service';
 import { useCrypto } from '../../../workers/crypto-context';
+import { prefetchNotes } from '../../notes/state/notes-registry';
 import { getMe } from '../api/get-me';
 import { useSignOut } from '../hooks/use-sign-out';
 import { useSession, useSessionStore } from '../state/session-context';
@@ -60,6 +61,8 @@ export function UnlockScreen() {
     }
     setError(null);
     setBusy(true);
+    // The sealed notes download while the password is stretched (see prefetchNotes).
+    prefetchNotes(session, api);
     try {
       const answer = me ?? (await getMe(api));
       if (!me) {

@@ -1,12 +1,15 @@
 import type { ApiClient } from '../../../lib/api-client';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import type { SessionStore } from '../../auth/state/session-store';
-import { getNotesPage } from '../api/get-notes';
+import { getNotesPage, type NotesPageQuery } from '../api/get-notes';
 import { withRateLimitRetry } from '../api/rate-limit';
+import { NotesPrefetch } from './notes-prefetch';
 import { NotesStore } from './notes-store';
 
 interface Registration {
   store: NotesStore | null;
+  /** Pages being fetched while the vault is unlocked (see prefetchNotes). */
+  prefetch: NotesPrefetch | null;
   unsubscribe: () => void;
 }
 
@@ -18,30 +21,59 @@ const registrations = new WeakMap<SessionStore, Registration>();
  * (every plaintext dropped) the moment the session loses its vault key: sign-out, inactivity
  * timeout, an authentication failure, or another user signing in.
  */
-export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: NotesCrypto): NotesStore | null {
-  const { user, vaultKey } = session.getState();
+function registrationFor(session: SessionStore): Registration {
   let reg = registrations.get(session);
   if (!reg) {
-    const created: Registration = { store: null, unsubscribe: () => undefined };
+    const created: Registration = { store: null, prefetch: null, unsubscribe: () => undefined };
     created.unsubscribe = session.subscribe(() => {
       const state = session.getState();
       if (created.store && (!state.user || state.vaultKey !== created.store.vaultKey)) {
         created.store.dispose();
         created.store = null;
       }
+      if (created.prefetch && state.user?.id !== created.prefetch.userId) {
+        created.prefetch.stop();
+        created.prefetch = null;
+      }
     });
     registrations.set(session, created);
     reg = created;
   }
+  return reg;
+}
+
+export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: NotesCrypto): NotesStore | null {
+  const { user, vaultKey } = session.getState();
+  const reg = registrationFor(session);
   if (!user || !vaultKey) return null;
   if (reg.store && reg.store.vaultKey === vaultKey && !reg.store.isDisposed) return reg.store;
   reg.store?.dispose();
+  const fetchPage = (query: NotesPageQuery) => withRateLimitRetry(() => getNotesPage(api, query));
+  // Pages fetched while the unlock KDF ran are used first; a failed one is fetched again.
+  const prefetch = reg.prefetch?.userId === user.id ? reg.prefetch : null;
+  reg.prefetch = null;
   reg.store = new NotesStore({
     vaultKey,
     crypto,
-    fetchPage: (query) => withRateLimitRetry(() => getNotesPage(api, query)),
+    fetchPage: (query) => prefetch?.take(query)?.catch(() => fetchPage(query)) ?? fetchPage(query),
   });
+  if (prefetch) reg.store.onDispose(() => prefetch.stop());
   return reg.store;
+}
+
+/**
+ * Starts fetching the signed-in user's sealed notes while the vault is being unlocked (the unlock
+ * screen calls this as the password is submitted): the key derivation and the first requests then
+ * run side by side instead of one after the other. Harmless when the unlock fails: the pages are
+ * ciphertext the session may read anyway, and they are dropped on sign-out or after a minute.
+ */
+export function prefetchNotes(session: SessionStore, api: ApiClient): void {
+  const { user, vaultKey } = session.getState();
+  if (!user || vaultKey) return;
+  const reg = registrationFor(session);
+  if (reg.prefetch && reg.prefetch.userId === user.id && Date.now() - reg.prefetch.startedAt < 10_000) return;
+  reg.prefetch?.stop();
+  reg.prefetch = new NotesPrefetch(user.id, (query) => withRateLimitRetry(() => getNotesPage(api, query)));
 }
 
 /** The store if one exists for this session (the trash restores into it), without creating one. */

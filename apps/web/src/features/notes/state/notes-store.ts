@@ -123,6 +123,7 @@ export class NotesStore {
   private generation = 0;
   private running: Promise<void> | null = null;
   private disposed = false;
+  private disposeHooks: Array<() => void> = [];
   private completeWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
 
   readonly vaultKey: CryptoKey;
@@ -447,6 +448,15 @@ export class NotesStore {
     this.listeners.clear();
     this.snapshot = EMPTY_SNAPSHOT;
     this.settleWaiters(new Error('The vault was locked'));
+    const hooks = this.disposeHooks;
+    this.disposeHooks = [];
+    hooks.forEach((hook) => hook());
+  }
+
+  /** Runs `hook` when the store is disposed (at once when it already is). */
+  onDispose(hook: () => void): void {
+    if (this.disposed) hook();
+    else this.disposeHooks.push(hook);
   }
 
   get isDisposed(): boolean {
