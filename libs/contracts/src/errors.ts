@@ -20,6 +20,11 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
+  INVALID_PASSWORD: 'INVALID_PASSWORD',
+  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  UPLOAD_SIZE_MISMATCH: 'UPLOAD_SIZE_MISMATCH',
+  STORAGE_NOT_CONFIGURED: 'STORAGE_NOT_CONFIGURED',
+  LINK_INVALID: 'LINK_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -53,6 +58,11 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   INTERNAL: { status: 500, message: 'Internal server error' },
+  INVALID_PASSWORD: { status: 401, message: 'Invalid password' },
+  FILE_TOO_LARGE: { status: 413, message: 'File size exceeds maximum allowed size of 100MB' },
+  UPLOAD_SIZE_MISMATCH: { status: 400, message: 'The uploaded file does not match its declared size' },
+  STORAGE_NOT_CONFIGURED: { status: 400, message: 'This storage type is not configured' },
+  LINK_INVALID: { status: 403, message: 'This link is invalid or has expired' },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -7,3 +7,4 @@ export * from './auth/user.schema';
 export * from './auth/auth-bodies.schema';
 export * from './auth/tokens';
 export * from './notes/note.schema';
+export * from './files/file.schema';

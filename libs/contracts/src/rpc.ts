@@ -15,6 +15,8 @@ export const AUTH_PATTERNS = {
   changePassword: 'auth.change-password',
   listSessions: 'auth.sessions.list',
   revokeSession: 'auth.sessions.revoke',
+  /** Re-checks the caller's authKey (file download/preview); a wrong one counts toward lockout. */
+  verifyAuthKey: 'auth.verify-auth-key',
 } as const;
 export type AuthPattern = (typeof AUTH_PATTERNS)[keyof typeof AUTH_PATTERNS];
 
@@ -35,6 +37,30 @@ export const NOTES_PATTERNS = {
   counts: 'notes.counts',
 } as const;
 export type NotesPattern = (typeof NOTES_PATTERNS)[keyof typeof NOTES_PATTERNS];
+
+export const FILES_PATTERNS = {
+  health: 'files.health',
+  storageTypes: 'files.storage-types',
+  /** upload-url: records a pending file and signs an upload for its object. */
+  createUpload: 'files.create-upload',
+  /** Cloudinary direct upload: records a pending file and signs the upload parameters. */
+  createCloudinaryUpload: 'files.create-cloudinary-upload',
+  completeUpload: 'files.complete-upload',
+  list: 'files.list',
+  listDeleted: 'files.list-deleted',
+  remove: 'files.delete',
+  restore: 'files.restore',
+  purge: 'files.delete-permanent',
+  emptyTrash: 'files.empty-trash',
+  counts: 'files.counts',
+  /** Signs a 5-minute GET of the file's object (the gateway has re-checked authKey first). */
+  downloadUrl: 'files.download-url',
+  metadata: 'files.metadata',
+  thumbnail: 'files.thumbnail',
+  /** Removes every file and stored object of a user (account deletion). */
+  purgeOwner: 'files.purge-owner',
+} as const;
+export type FilesPattern = (typeof FILES_PATTERNS)[keyof typeof FILES_PATTERNS];
 
 /** Who is calling, as the gateway established it. Never carries a body or a secret. */
 export interface RpcAuth {
