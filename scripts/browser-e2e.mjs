@@ -24,6 +24,7 @@ const code = await withEphemeralStack(
   async ({ baseUrl, env, logDir, crashed }) => {
     let failed = 0;
     for (const spec of specs) {
+      const started = Date.now();
       const status = await runStatus(process.execPath, [join(ROOT, spec)], {
         env: {
           ...process.env,
@@ -36,7 +37,8 @@ const code = await withEphemeralStack(
           LOG_DIR: logDir,
         },
       });
-      log(`${spec}: ${status === 0 ? 'passed' : 'FAILED'}`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      log(`${spec}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
       if (status !== 0) failed += 1;
     }
     if (crashed()) {

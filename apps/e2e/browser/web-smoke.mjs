@@ -1,8 +1,10 @@
 /* global window, document, localStorage, indexedDB */
 // A real-browser smoke of the web app against a running stack (headless Chromium, playwright-core):
-// sign up, reload → unlock (wrong then right password), settings, sign out, sign in, five wrong
-// passwords → lockout banner, the inactivity warning and timeout, and no CSP violation, page error
-// or third-party request anywhere. Screenshots go to OUT_DIR for a human to look at.
+// the sign-up errors in the spec's order (no account created), sign up, reload → unlock (wrong
+// then right password), settings, sign out, sign in, five wrong passwords → lockout banner, a taken
+// username and e-mail, the inactivity warning with Stay Logged In, Logout Now and the timeout, and
+// no CSP violation, page error or third-party request anywhere. Screenshots go to OUT_DIR for a
+// human to look at.
 //
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/web-smoke.mjs
 //   (OUT_DIR defaults to .data/web-smoke; the gateway must serve the built app: WEB_ROOT=apps/web/dist)
@@ -34,6 +36,21 @@ const account = {
   password: `Smoke-${id}-Pass1`,
 };
 const problems = [];
+// Spec section 5, "Sign-up, checked in this order" (the exact texts), and the server's answers
+// to a taken username or e-mail (libs/contracts errors.ts), which the sign-up screen shows as is.
+const SIGNUP_MESSAGES = {
+  fillAll: 'Please fill in all fields',
+  usernameShort: 'Username must be at least 3 characters long',
+  passwordShort: 'Password must be at least 8 characters long',
+  passwordLower: 'Password must contain at least one lowercase letter',
+  passwordUpper: 'Password must contain at least one uppercase letter',
+  passwordNumber: 'Password must contain at least one number',
+  passwordMismatch: 'Passwords do not match',
+  email: 'Please enter a valid email address',
+  phone: 'Please enter a valid phone number',
+  usernameTaken: 'Username already taken',
+  emailTaken: 'Email already registered',
+};
 const step = (name) => console.log(`• ${name}`);
 
 /** Records CSP violations, console errors, page errors and any request leaving the origin. */
@@ -79,6 +96,23 @@ async function newPage(browser, { width = 1280, height = 860, label = 'page' } =
   return { context, page };
 }
 
+/** Fills the sign-up form; every field is set, so a state never inherits the previous one's. */
+async function fillSignup(page, { username, email, phone, password, confirm }) {
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Phone number', { exact: true }).fill(phone);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(confirm);
+}
+
+/** Waits for the one alert on the page to read exactly `message`. */
+async function expectAlert(page, message, timeout = 5_000) {
+  const alert = page.getByRole('alert');
+  await alert.getByText(message, { exact: true }).waitFor({ timeout });
+  assert.equal(await alert.count(), 1, `more than one alert next to '${message}'`);
+  assert.equal((await alert.innerText()).trim(), message);
+}
+
 async function main() {
   step(`GET ${BASE_URL}/env-config.js`);
   const cfg = await fetch(`${BASE_URL}/env-config.js`);
@@ -99,15 +133,53 @@ async function main() {
     await page.goto(`${BASE_URL}/register`);
     await page.getByRole('heading', { name: 'Create your vault' }).waitFor();
     await shot(page, 'sign-up-1280');
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    step('sign-up errors in the order of spec section 5; no account is created');
+    // Every state below breaks all the rules after the one it expects, so each submit shows the
+    // first failing rule only; the next state fixes that one rule.
+    const signupCalls = [];
+    const onSignupRequest = (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/signup') signupCalls.push(request.method());
+    };
+    page.on('request', onSignupRequest);
+    const bad = { email: 'not-an-email', phone: 'call me', password: 'short', confirm: 'other' };
+    const signupSteps = [
+      [{ username: '', email: '', phone: '', password: '', confirm: '' }, SIGNUP_MESSAGES.fillAll],
+      [{ ...bad, username: 'ab', phone: '' }, SIGNUP_MESSAGES.fillAll],
+      [{ ...bad, username: '   ' }, SIGNUP_MESSAGES.fillAll],
+      [{ ...bad, username: ' ab ' }, SIGNUP_MESSAGES.usernameShort],
+      [{ ...bad, username: account.username }, SIGNUP_MESSAGES.passwordShort],
+      [{ ...bad, username: account.username, password: 'NOLOWER123' }, SIGNUP_MESSAGES.passwordLower],
+      [{ ...bad, username: account.username, password: 'noupper123' }, SIGNUP_MESSAGES.passwordUpper],
+      [{ ...bad, username: account.username, password: 'NoNumberHere' }, SIGNUP_MESSAGES.passwordNumber],
+      [{ ...bad, username: account.username, password: account.password }, SIGNUP_MESSAGES.passwordMismatch],
+      [
+        { ...bad, username: account.username, password: account.password, confirm: account.password },
+        SIGNUP_MESSAGES.email,
+      ],
+      [
+        {
+          ...bad,
+          username: account.username,
+          email: account.email,
+          password: account.password,
+          confirm: account.password,
+        },
+        SIGNUP_MESSAGES.phone,
+      ],
+    ];
+    for (const [fields, message] of signupSteps) {
+      await fillSignup(page, fields);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expectAlert(page, message);
+      assert.equal(new URL(page.url()).pathname, '/register', `navigated away after '${message}'`);
+      if (message === SIGNUP_MESSAGES.passwordMismatch) await shot(page, 'sign-up-error-1280');
+    }
+    assert.deepEqual(signupCalls, [], 'a form the rules refuse must not reach the sign-up API');
+    assert.equal(await page.evaluate(() => localStorage.getItem('vault.user')), null);
+    page.off('request', onSignupRequest);
+
+    step('sign up');
     await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm password', { exact: true }).fill('mismatch');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
-    await shot(page, 'sign-up-error-1280');
-    await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     assert.equal(new URL(page.url()).pathname, '/vault');
@@ -225,7 +297,8 @@ async function main() {
     problems.push(...(await cspViolations(page)).map((v) => `main: CSP violation: ${v}`));
     await context.close();
 
-    step('inactivity: warning, then sign-out (short timeout served for this page)');
+    // A fresh account for the inactivity checks (the first one is locked now). Short timeouts are
+    // served for this page: the warning 3 s after the last activity, the sign-out 6 s later.
     const idle = await newPage(browser, { label: 'idle' });
     await idle.page.route('**/env-config.js', (route) =>
       route.fulfill({
@@ -233,26 +306,63 @@ async function main() {
         body: 'window.__VAULT_CONFIG__ = {"inactivityTimeoutMs":9000,"inactivityWarningMs":6000};',
       }),
     );
-    // A fresh account for this context (the first one is locked now).
+    const idleAccount = {
+      username: `smoke_i${id}`,
+      email: `smoke_i${id}@example.org`,
+      phone: account.phone,
+      password: account.password,
+      confirm: account.password,
+    };
+
+    step('sign-up with a taken username, then a taken e-mail: the server says so, no account');
     await idle.page.goto(`${BASE_URL}/register`);
-    await idle.page.getByLabel('Username', { exact: true }).fill(`smoke_i${id}`);
-    await idle.page.getByLabel('Email', { exact: true }).fill(`smoke_i${id}@example.org`);
-    await idle.page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-    await idle.page.getByLabel('Password', { exact: true }).fill(account.password);
-    await idle.page.getByLabel('Confirm password', { exact: true }).fill(account.password);
+    await fillSignup(idle.page, { ...idleAccount, username: account.username.toUpperCase() });
+    await idle.page.getByRole('button', { name: 'Create account' }).click();
+    await expectAlert(idle.page, SIGNUP_MESSAGES.usernameTaken, 30_000);
+    assert.equal(new URL(idle.page.url()).pathname, '/register');
+    await fillSignup(idle.page, { ...idleAccount, email: account.email.toUpperCase() });
+    await idle.page.getByRole('button', { name: 'Create account' }).click();
+    await expectAlert(idle.page, SIGNUP_MESSAGES.emailTaken, 30_000);
+    assert.equal(new URL(idle.page.url()).pathname, '/register');
+    await shot(idle.page, 'sign-up-email-taken-1280');
+    assert.equal(await idle.page.evaluate(() => localStorage.getItem('vault.user')), null);
+
+    step('inactivity: warning → Stay Logged In → warning → Logout Now signs out at once');
+    await fillSignup(idle.page, idleAccount);
     await idle.page.getByRole('button', { name: 'Create account' }).click();
     await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
-    await idle.page
-      .getByRole('alertdialog', { name: 'Session Timeout Warning' })
-      .waitFor({ timeout: 15_000 });
+    const warning = idle.page.getByRole('alertdialog', { name: 'Session Timeout Warning' });
+    await warning.waitFor({ timeout: 15_000 });
     await shot(idle.page, 'inactivity-warning-1280');
     await idle.page.getByRole('button', { name: 'Stay Logged In' }).click();
-    await idle.page.getByRole('alertdialog').waitFor({ state: 'hidden' });
-    await idle.page
-      .getByRole('alertdialog', { name: 'Session Timeout Warning' })
-      .waitFor({ timeout: 15_000 });
+    await warning.waitFor({ state: 'hidden' });
+    assert.equal(new URL(idle.page.url()).pathname, '/vault');
+    await warning.waitFor({ timeout: 15_000 });
+    const left = await warning.getByRole('timer').textContent();
+    assert.match(left ?? '', /^00:0[4-6]$/, `countdown ${left}`);
+    const clicked = Date.now();
+    await warning.getByRole('button', { name: 'Logout Now' }).click();
+    await idle.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor({ timeout: 3_000 });
+    const logoutMs = Date.now() - clicked;
+    assert.equal(new URL(idle.page.url()).pathname, '/login');
+    // Well before the timeout (at least 4 s were left), and not the timeout's sign-out: no notice.
+    assert.ok(logoutMs < 2_500, `Logout Now took ${logoutMs} ms`);
+    assert.equal(await idle.page.getByText('You were signed out after').count(), 0);
+    assert.equal(await idle.page.evaluate(() => localStorage.getItem('vault.user')), null);
+    console.log(`  Logout Now → /login in ${logoutMs} ms`);
+    await idle.page.goto(`${BASE_URL}/vault`);
+    await idle.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
+    assert.equal(new URL(idle.page.url()).pathname, '/login');
+
+    step('inactivity: the warning left alone signs out at the timeout, with a notice');
+    await idle.page.getByLabel('Username, email or phone').fill(idleAccount.username);
+    await idle.page.getByLabel('Password', { exact: true }).fill(idleAccount.password);
+    await idle.page.getByRole('button', { name: 'Sign in' }).click();
+    await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    await warning.waitFor({ timeout: 15_000 });
     await idle.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor({ timeout: 15_000 });
-    await idle.page.getByText('You were signed out after').waitFor();
+    await idle.page.getByText('You were signed out after 9 seconds of inactivity.').waitFor();
+    assert.equal(await idle.page.evaluate(() => localStorage.getItem('vault.user')), null);
     await shot(idle.page, 'inactivity-signed-out-1280');
     problems.push(...(await cspViolations(idle.page)).map((v) => `idle: CSP violation: ${v}`));
     await idle.context.close();
