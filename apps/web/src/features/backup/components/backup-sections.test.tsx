@@ -167,9 +167,13 @@ describe('Import (Settings → Data & Privacy)', () => {
         'Successfully imported 2 notes from backup file. 1 note was already in your vault and skipped.',
       ),
     ).toBeTruthy();
-    const posts = api.calls('POST /api/notes');
-    expect(posts).toHaveLength(2);
-    const ids = posts.map((p) => (p.body as { id: string }).id);
+    // One POST /api/notes/batch for both.
+    const posts = api.calls('POST /api/notes/batch');
+    expect(posts).toHaveLength(1);
+    expect(api.calls('POST /api/notes')).toHaveLength(0);
+    const sent = (posts[0]!.body as { notes: { id: string }[] }).notes;
+    expect(sent).toHaveLength(2);
+    const ids = sent.map((n) => n.id);
     expect(ids).toContain(newId);
     expect(
       ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
@@ -197,7 +201,7 @@ describe('Import (Settings → Data & Privacy)', () => {
       }),
     );
     expect(await screen.findByText('All notes from the backup already exist in your vault.')).toBeTruthy();
-    expect(api.calls('POST /api/notes')).toHaveLength(0);
+    expect(api.calls('POST /api/notes/batch')).toHaveLength(0);
   });
 
   it("'Failed to import data: Invalid backup file format' for a file that is not a backup", async () => {
@@ -232,23 +236,29 @@ describe('Import (Settings → Data & Privacy)', () => {
         'Failed to import data: The password is wrong, or the file was changed after it was exported.',
       ),
     ).toBeTruthy();
-    expect(api.calls('POST /api/notes')).toHaveLength(0);
+    expect(api.calls('POST /api/notes/batch')).toHaveLength(0);
 
     await user.clear(screen.getByLabelText('Backup password'));
     await user.type(screen.getByLabelText('Backup password'), 'the export password');
     await user.click(screen.getByRole('button', { name: 'Decrypt and import' }));
     expect(await screen.findByText('Successfully imported 1 note from backup file.')).toBeTruthy();
-    expect((api.calls('POST /api/notes')[0]!.body as { id: string }).id).toBe(newId);
+    expect((api.calls('POST /api/notes/batch')[0]!.body as { notes: { id: string }[] }).notes[0]!.id).toBe(
+      newId,
+    );
   });
 
   it('shows progress while importing', async () => {
     const { user, api } = await renderSections(async () => new FakeNotesApi());
-    api.hold('POST /api/notes');
-    const notes = Array.from({ length: 6 }, (_, i) => ({ title: `Bulk ${i}`, content: '', tags: [] }));
+    api.hold('POST /api/notes/batch');
+    const notes = Array.from({ length: 150 }, (_, i) => ({ title: `Bulk ${i}`, content: '', tags: [] }));
     await user.upload(screen.getByLabelText('Choose backup file'), file({ notes }));
-    expect(await screen.findByText('Importing 0 of 6 notes...')).toBeTruthy();
+    expect(await screen.findByText('Importing 0 of 150 notes...')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Import progress' })).toBeTruthy();
-    api.release('POST /api/notes');
-    expect(await screen.findByText('Successfully imported 6 notes from backup file.')).toBeTruthy();
+    api.release('POST /api/notes/batch');
+    expect(await screen.findByText('Successfully imported 150 notes from backup file.')).toBeTruthy();
+    // Two requests (100 + 50) instead of one per note.
+    expect(
+      api.calls('POST /api/notes/batch').map((c) => (c.body as { notes: unknown[] }).notes.length),
+    ).toEqual([100, 50]);
   });
 });

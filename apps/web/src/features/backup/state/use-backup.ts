@@ -7,7 +7,7 @@ import type { NotePlain } from '../../../workers/notes-messages';
 import { useNotesCrypto } from '../../../workers/notes-crypto-context';
 import { cryptoErrorCode } from '../../../workers/crypto-service';
 import { useSession } from '../../auth/state/session-context';
-import { createNote } from '../../notes/api/create-note';
+import { createNotesBatch } from '../../notes/api/create-notes-batch';
 import { notesChanged } from '../../notes/api/invalidate';
 import { useNotesStore } from '../../notes/state/use-notes';
 import { getDeletedNotes } from '../../trash/api/get-deleted-notes';
@@ -171,7 +171,7 @@ export function useImportNotes(): (request: ImportRequest) => Promise<ImportResu
       };
       const outcome = await runImport(plan.create, {
         encrypt: (id, plain) => crypto.encrypt(vaultKey, id, plain),
-        create: (sealed) => createNote(api, sealed),
+        createBatch: (sealed) => createNotesBatch(api, sealed),
         onProgress,
         ...(onWait ? { onWait } : {}),
         onCreated: (sealed, plain) => {

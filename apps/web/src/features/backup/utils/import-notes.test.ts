@@ -1,9 +1,9 @@
-import type { NoteDto } from '@vault/contracts';
+import { NOTE_BATCH_MAX_BYTES, sealedNoteBytes, type NoteDto } from '@vault/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
 import type { SealedNoteFields } from '../../../workers/notes-messages';
 import { withRateLimitRetry } from '../../notes/api/rate-limit';
-import { runImport, type PlannedNote } from './import-notes';
+import { runImport, splitIntoBatches, type PlannedNote } from './import-notes';
 
 const noWait = () => Promise.resolve();
 const planned = (n: number): PlannedNote[] =>
@@ -11,10 +11,10 @@ const planned = (n: number): PlannedNote[] =>
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     plain: { title: `T${i}`, content: '', tags: [] },
   }));
-const sealedFor = (id: string): SealedNoteFields => ({
+const sealedFor = (id: string, contentBytes = 1): SealedNoteFields => ({
   id,
   title: `t-${id}`,
-  content: 'c',
+  content: 'c'.repeat(contentBytes),
   tags: ['g'],
   wrappedDEK: 'w',
 });
@@ -47,60 +47,165 @@ describe('withRateLimitRetry', () => {
   });
 });
 
+describe('splitIntoBatches', () => {
+  const item = (i: number, contentBytes = 1) => ({ sealed: sealedFor(String(i), contentBytes) });
+
+  it('keeps the order and cuts at the note count', () => {
+    const batches = splitIntoBatches(
+      Array.from({ length: 7 }, (_, i) => item(i)),
+      3,
+      NOTE_BATCH_MAX_BYTES,
+    );
+    expect(batches.map((b) => b.map((n) => n.sealed.id))).toEqual([['0', '1', '2'], ['3', '4', '5'], ['6']]);
+  });
+
+  it('cuts before a note that would take a batch over the bytes, and sends an oversized note alone', () => {
+    const notes = [item(0, 40), item(1, 40), item(2, 500), item(3, 10)];
+    const bytes = sealedNoteBytes(notes[0]!.sealed) + sealedNoteBytes(notes[1]!.sealed);
+    const batches = splitIntoBatches(notes, 100, bytes);
+    expect(batches.map((b) => b.map((n) => n.sealed.id))).toEqual([['0', '1'], ['2'], ['3']]);
+  });
+});
+
 describe('runImport', () => {
-  it('creates every note with progress, a few at a time', async () => {
+  const ids = (batch: SealedNoteFields[]) => batch.map((n) => n.id);
+
+  it('creates the notes in batches of at most 100, reporting progress after each batch', async () => {
+    const notes = planned(250);
     const progress: number[] = [];
+    const sizes: number[] = [];
+    const createdPlain: string[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
-    const outcome = await runImport(planned(10), {
+    const outcome = await runImport(notes, {
       encrypt: async (id) => sealedFor(id),
-      create: async (s) => {
+      createBatch: async (batch) => {
+        sizes.push(batch.length);
         maxInFlight = Math.max(maxInFlight, ++inFlight);
         await new Promise((r) => setTimeout(r, 1));
         inFlight--;
-        return dto(s);
+        return batch.map(dto);
       },
       onProgress: (p) => progress.push(p.done),
-      concurrency: 3,
+      onCreated: (note, plain) => createdPlain.push(`${note.id}=${plain.title}`),
     });
-    expect(outcome).toEqual({ created: 10, failed: 0, firstError: null });
-    expect(progress).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(maxInFlight).toBe(3);
+
+    expect(outcome).toEqual({ created: 250, failed: 0, firstError: null });
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(progress).toEqual([0, 100, 200, 250]);
+    expect(maxInFlight).toBe(2);
+    expect(createdPlain.sort()).toEqual(notes.map((n) => `${n.id}=${n.plain.title}`).sort());
   });
 
-  it('rides out the rate limit (429) with the same request, and re-ids a note whose id is taken (409)', async () => {
-    const [limitedNote, takenNote] = planned(2);
-    const calls: string[] = [];
+  it('sends the notes of a batch in the order planned', async () => {
+    const notes = planned(5);
+    const sent: string[][] = [];
+    await runImport(notes, {
+      encrypt: async (id) => {
+        await new Promise((r) => setTimeout(r, Number(id.slice(-1)) % 2 ? 3 : 0));
+        return sealedFor(id);
+      },
+      createBatch: async (batch) => {
+        sent.push(ids(batch));
+        return batch.map(dto);
+      },
+    });
+    expect(sent).toEqual([notes.map((n) => n.id)]);
+  });
+
+  it('keeps each request within the sealed-bytes limit of a batch', async () => {
+    const sizes: number[] = [];
+    const outcome = await runImport(planned(5), {
+      encrypt: async (id) => sealedFor(id, 400_000),
+      createBatch: async (batch) => {
+        sizes.push(batch.length);
+        expect(batch.reduce((n, s) => n + sealedNoteBytes(s), 0)).toBeLessThanOrEqual(NOTE_BATCH_MAX_BYTES);
+        return batch.map(dto);
+      },
+      concurrency: 1,
+    });
+    expect(outcome.created).toBe(5);
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('rides out the rate limit (429) with the same batch', async () => {
+    const calls: string[][] = [];
     let limited = 2;
     const onWait = vi.fn();
-    const outcome = await runImport([limitedNote!, takenNote!], {
+    const outcome = await runImport(planned(3), {
       encrypt: async (id) => sealedFor(id),
-      create: async (s) => {
-        calls.push(s.id);
-        if (s.id === limitedNote!.id && limited-- > 0)
-          throw new ApiError(429, 'Too many requests', { retryAfter: 1 });
-        if (s.id === takenNote!.id) throw new ApiError(409, 'taken');
-        return dto(s);
+      createBatch: async (batch) => {
+        calls.push(ids(batch));
+        if (limited-- > 0) throw new ApiError(429, 'Too many requests', { retryAfter: 1 });
+        return batch.map(dto);
       },
       onWait,
       sleep: noWait,
-      concurrency: 1,
     });
-    expect(outcome.created).toBe(2);
+    expect(outcome).toEqual({ created: 3, failed: 0, firstError: null });
     expect(onWait).toHaveBeenCalledTimes(2);
-    // The rate-limited note was sent three times with its own id; the taken one once, then under a new id.
-    expect(calls.filter((c) => c === limitedNote!.id)).toHaveLength(3);
-    expect(calls.filter((c) => c === takenNote!.id)).toHaveLength(1);
-    expect(calls).toHaveLength(5);
-    expect(calls[4]).not.toBe(takenNote!.id);
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls.map((c) => c.join()))).toEqual(new Set([calls[0]!.join()]));
   });
 
-  it('counts failures without stopping the others', async () => {
+  it('re-seals only the notes whose ids the 409 names under new ids, and sends the batch again', async () => {
+    const notes = planned(3);
+    const taken = notes[1]!;
+    const calls: string[][] = [];
+    const encrypted: string[] = [];
+    const created = vi.fn();
+    const outcome = await runImport(notes, {
+      encrypt: async (id, plain) => {
+        encrypted.push(`${id}=${plain.title}`);
+        return sealedFor(id);
+      },
+      createBatch: async (batch) => {
+        calls.push(ids(batch));
+        if (batch.some((n) => n.id === taken.id)) {
+          throw new ApiError(409, 'A different note with this id already exists', {
+            code: 'CONFLICT',
+            body: { ids: [taken.id] },
+          });
+        }
+        return batch.map(dto);
+      },
+      onCreated: created,
+      sleep: noWait,
+    });
+
+    expect(outcome).toEqual({ created: 3, failed: 0, firstError: null });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]![0]).toBe(notes[0]!.id);
+    expect(calls[1]![2]).toBe(notes[2]!.id);
+    expect(calls[1]![1]).not.toBe(taken.id);
+    expect(encrypted).toHaveLength(4);
+    expect(encrypted[3]).toBe(`${calls[1]![1]}=${taken.plain.title}`);
+    expect(created).toHaveBeenCalledWith(expect.objectContaining({ id: calls[1]![1] }), taken.plain);
+  });
+
+  it('sends the same batch again after a lost answer (a no-op for what landed)', async () => {
+    const calls: string[][] = [];
+    const outcome = await runImport(planned(2), {
+      encrypt: async (id) => sealedFor(id),
+      createBatch: async (batch) => {
+        calls.push(ids(batch));
+        if (calls.length === 1) throw new ApiError(0, 'Network error');
+        return batch.map(dto);
+      },
+    });
+    expect(outcome.created).toBe(2);
+    expect(calls).toEqual([calls[0], calls[0]]);
+  });
+
+  it('counts failures without stopping the others: a refused batch is sent one note at a time', async () => {
+    const calls: number[] = [];
     const outcome = await runImport(planned(4), {
       encrypt: async (id) => sealedFor(id),
-      create: async (s) => {
-        if (s.id.endsWith('2')) throw new ApiError(413, 'Note is too large: at most 1 MiB encrypted');
-        return dto(s);
+      createBatch: async (batch) => {
+        calls.push(batch.length);
+        if (batch.some((s) => s.id.endsWith('2')))
+          throw new ApiError(413, 'Note is too large: at most 1 MiB encrypted');
+        return batch.map(dto);
       },
       sleep: noWait,
     });
@@ -109,5 +214,31 @@ describe('runImport', () => {
       failed: 1,
       firstError: 'Note is too large: at most 1 MiB encrypted',
     });
+    expect(calls).toEqual([4, 1, 1, 1, 1]);
+  });
+
+  it('fails the whole batch when the server cannot take it, without one request per note', async () => {
+    const progress: number[] = [];
+    const createBatch = vi.fn(() => Promise.reject(new ApiError(503, 'Service unavailable')));
+    const outcome = await runImport(planned(3), {
+      encrypt: async (id) => sealedFor(id),
+      createBatch,
+      onProgress: (p) => progress.push(p.done),
+    });
+    expect(outcome).toEqual({ created: 0, failed: 3, firstError: 'Service unavailable' });
+    expect(createBatch).toHaveBeenCalledTimes(1);
+    expect(progress).toEqual([0, 3]);
+  });
+
+  it('counts a note that cannot be sealed as failed and saves the rest', async () => {
+    const notes = planned(3);
+    const outcome = await runImport(notes, {
+      encrypt: async (id) => {
+        if (id === notes[1]!.id) throw new Error('The encryption worker could not start');
+        return sealedFor(id);
+      },
+      createBatch: async (batch) => batch.map(dto),
+    });
+    expect(outcome).toEqual({ created: 2, failed: 1, firstError: 'The encryption worker could not start' });
   });
 });

@@ -1,5 +1,6 @@
-import type { NoteDto } from '@vault/contracts';
+import { NOTE_BATCH_MAX_BYTES, NOTE_BATCH_MAX_NOTES, sealedNoteBytes, type NoteDto } from '@vault/contracts';
 import { isApiError } from '../../../lib/api-client';
+import { takenIds } from '../../notes/api/create-notes-batch';
 import { withRateLimitRetry } from '../../notes/api/rate-limit';
 import type { NotePlain, SealedNoteFields } from '../../../workers/notes-messages';
 import type { ImportCandidate } from './backup-format';
@@ -85,13 +86,19 @@ export interface ImportProgress {
 export interface ImportRunOptions {
   /** Seals a note under a fresh note key (the notes worker). */
   encrypt: (id: string, plain: NotePlain) => Promise<SealedNoteFields>;
-  /** POST /api/notes. */
-  create: (sealed: SealedNoteFields) => Promise<NoteDto>;
+  /** POST /api/notes/batch: the saved notes, in the order sent. */
+  createBatch: (sealed: SealedNoteFields[]) => Promise<NoteDto[]>;
+  /** After every batch the server has answered (saved or failed). */
   onProgress?: (progress: ImportProgress) => void;
   /** The server asked to slow down (429): the import waits this many seconds, then goes on. */
   onWait?: (seconds: number) => void;
   /** Called for every note as soon as it is saved (the vault list shows it at once). */
   onCreated?: (note: NoteDto, plain: NotePlain) => void;
+  /** Notes per request, at most NOTE_BATCH_MAX_NOTES (the default). */
+  batchSize?: number;
+  /** Sealed bytes per request, at most NOTE_BATCH_MAX_BYTES (the default). */
+  batchBytes?: number;
+  /** Batches in flight at once (the next one is sealed while one travels). */
   concurrency?: number;
   /** Tests: a clock that does not wait. */
   sleep?: (ms: number) => Promise<void>;
@@ -103,60 +110,155 @@ export interface ImportOutcome {
   firstError: string | null;
 }
 
-async function createOne(note: PlannedNote, options: ImportRunOptions): Promise<NoteDto> {
-  // Large imports meet the gateway's per-user request budget: wait as told (429), then go on.
-  const create = (sealed: SealedNoteFields) =>
-    withRateLimitRetry(() => options.create(sealed), {
-      attempts: 20,
-      ...(options.onWait ? { onWait: options.onWait } : {}),
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-    });
-  const sealed = await options.encrypt(note.id, note.plain);
-  try {
-    return await create(sealed);
-  } catch (error) {
-    // The id is held elsewhere (e.g. this backup came from another account on this server):
-    // the note is sealed again under a new id, since the id is bound into its ciphertext.
-    if (isApiError(error, 409)) {
-      return create(await options.encrypt(randomNoteId(), note.plain));
+interface Sealed {
+  plain: NotePlain;
+  sealed: SealedNoteFields;
+}
+
+/** Times the same batch is sent again after a 409 named ids taken (each time under new ids). */
+const CONFLICT_RETRIES = 3;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Splits sealed notes, in order, into batches of at most `size` notes and `bytes` sealed bytes. */
+export function splitIntoBatches<T extends { sealed: SealedNoteFields }>(
+  notes: readonly T[],
+  size: number,
+  bytes: number,
+): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let currentBytes = 0;
+  for (const note of notes) {
+    const noteBytes = sealedNoteBytes(note.sealed);
+    if (current.length > 0 && (current.length >= size || currentBytes + noteBytes > bytes)) {
+      batches.push(current);
+      current = [];
+      currentBytes = 0;
     }
-    // A lost answer: the same request again is a no-op on the server if the first one landed.
-    if (isApiError(error, 0)) return create(sealed);
-    throw error;
+    current.push(note);
+    currentBytes += noteBytes;
   }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 /**
- * Encrypts each note with new keys and creates it, a few at a time, reporting progress. One
- * failing note does not stop the others.
+ * Encrypts the notes with new keys, a batch at a time, and creates each batch with one
+ * POST /api/notes/batch (at most NOTE_BATCH_MAX_NOTES notes and NOTE_BATCH_MAX_BYTES), reporting
+ * progress after every batch. A batch is all or nothing on the server, so:
+ *
+ * - 429: the same batch again after the wait the server names (withRateLimitRetry);
+ * - 409: the taken ids (e.g. this backup came from another account on this server) are sealed
+ *   again under new ids, since the id is bound into the ciphertext, and the batch is sent again;
+ * - a lost answer: the same batch again, a no-op on the server for the notes that landed;
+ * - any other refusal of the request itself (400, 413): its notes are sent one per batch, so
+ *   that one failing note does not stop the others.
  */
 export async function runImport(
   notes: readonly PlannedNote[],
   options: ImportRunOptions,
 ): Promise<ImportOutcome> {
   const total = notes.length;
-  const concurrency = Math.max(1, options.concurrency ?? 4);
-  let next = 0;
+  const size = Math.max(1, Math.min(options.batchSize ?? NOTE_BATCH_MAX_NOTES, NOTE_BATCH_MAX_NOTES));
+  const bytes = Math.max(1, Math.min(options.batchBytes ?? NOTE_BATCH_MAX_BYTES, NOTE_BATCH_MAX_BYTES));
+  const concurrency = Math.max(1, options.concurrency ?? 2);
   let done = 0;
   let created = 0;
   let failed = 0;
   let firstError: string | null = null;
-  options.onProgress?.({ done, total });
-  const worker = async () => {
-    while (next < total) {
-      const note = notes[next++]!;
+  const fail = (count: number, error: unknown) => {
+    failed += count;
+    firstError ??= errorText(error);
+  };
+  const progress = (count: number) => {
+    done += count;
+    options.onProgress?.({ done, total });
+  };
+
+  // Large imports meet the gateway's per-user request budget: wait as told (429), then go on.
+  const send = (batch: readonly Sealed[]) =>
+    withRateLimitRetry(() => options.createBatch(batch.map((n) => n.sealed)), {
+      attempts: 20,
+      ...(options.onWait ? { onWait: options.onWait } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    });
+
+  /** Sends one batch until it is saved; throws what stopped it. */
+  const save = async (batch: Sealed[]): Promise<void> => {
+    let lostAnswer = false;
+    for (let conflicts = 0; ;) {
       try {
-        const saved = await createOne(note, options);
-        created++;
-        options.onCreated?.(saved, note.plain);
+        const saved = await send(batch);
+        saved.forEach((note, i) => options.onCreated?.(note, batch[i]!.plain));
+        created += saved.length;
+        return;
       } catch (error) {
-        failed++;
-        firstError ??= error instanceof Error ? error.message : String(error);
+        const taken = isApiError(error, 409) ? new Set(takenIds(error)) : new Set<string>();
+        if (taken.size > 0 && conflicts++ < CONFLICT_RETRIES) {
+          batch = await Promise.all(
+            batch.map(async (n) =>
+              taken.has(n.sealed.id)
+                ? { plain: n.plain, sealed: await options.encrypt(randomNoteId(), n.plain) }
+                : n,
+            ),
+          );
+          continue;
+        }
+        if (isApiError(error, 0) && !lostAnswer) {
+          lostAnswer = true;
+          continue;
+        }
+        throw error;
       }
-      done++;
-      options.onProgress?.({ done, total });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+
+  const saveOrSplit = async (batch: Sealed[]): Promise<void> => {
+    try {
+      await save(batch);
+    } catch (error) {
+      // Refusals of what the batch holds; anything else (auth, rate limit, server) would meet every note alike.
+      const refused = isApiError(error) && [400, 409, 413].includes(error.status);
+      if (!refused || batch.length === 1) {
+        fail(batch.length, error);
+        return;
+      }
+      for (const note of batch) {
+        try {
+          await save([note]);
+        } catch (single) {
+          fail(1, single);
+        }
+      }
+    }
+  };
+
+  options.onProgress?.({ done, total });
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const chunk = notes.slice(next, next + size);
+      next += chunk.length;
+      const sealed: Sealed[] = [];
+      let encryptFailures = 0;
+      await Promise.all(
+        chunk.map(async (note, i) => {
+          try {
+            sealed[i] = { plain: note.plain, sealed: await options.encrypt(note.id, note.plain) };
+          } catch (error) {
+            encryptFailures++;
+            fail(1, error);
+          }
+        }),
+      );
+      if (encryptFailures > 0) progress(encryptFailures);
+      for (const batch of splitIntoBatches(sealed.filter(Boolean), size, bytes)) {
+        await saveOrSplit(batch);
+        progress(batch.length);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.ceil(total / size)) }, worker));
   return { created, failed, firstError };
 }

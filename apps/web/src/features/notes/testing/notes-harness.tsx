@@ -77,7 +77,8 @@ interface FakeRequest {
 
 /**
  * The notes API of the gateway, in memory, at the fetch level: keyset pages (newest updatedAt
- * first, a cursor per page), the trash, counts, idempotent create, and `GET /api/auth/me`.
+ * first, a cursor per page), the trash, counts, idempotent create (single and batch), and
+ * `GET /api/auth/me`.
  * Every request is recorded; `fail` scripts an error answer for a route.
  */
 export class FakeNotesApi {
@@ -128,6 +129,27 @@ export class FakeNotesApi {
     );
   }
 
+  private existing(body: Record<string, unknown>): NoteDto | undefined {
+    return [...this.active, ...this.deleted].find((n) => n.id === body['id']);
+  }
+
+  private insert(b: Record<string, unknown>, at: string): NoteDto {
+    const note: NoteDto = {
+      id: String(b['id']),
+      title: String(b['title']),
+      content: String(b['content']),
+      tags: b['tags'] as string[],
+      wrappedDEK: String(b['wrappedDEK']),
+      isEncrypted: true,
+      isDeleted: false,
+      createdAt: at,
+      updatedAt: at,
+      deletedAt: null,
+    };
+    this.active.push(note);
+    return note;
+  }
+
   fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
     const method = (init.method ?? 'GET').toUpperCase();
@@ -175,34 +197,39 @@ export class FakeNotesApi {
         });
       case 'POST /api/notes': {
         const b = req.body as Record<string, unknown>;
-        const sealedOk =
-          isSealed(b['title']) &&
-          isSealed(b['content']) &&
-          isSealed(b['wrappedDEK']) &&
-          Array.isArray(b['tags']) &&
-          (b['tags'] as unknown[]).every(isSealed);
-        if (!sealedOk) return json(400, { error: 'Invalid encrypted title' });
-        const existing = [...this.active, ...this.deleted].find((n) => n.id === b['id']);
+        if (!isSealedBody(b)) return json(400, { error: 'Invalid encrypted title' });
+        const existing = this.existing(b);
         if (existing) {
           return existing.title === b['title']
             ? json(201, { note: existing })
             : json(409, { error: 'A different note with this id already exists', code: 'CONFLICT' });
         }
+        return json(201, { note: this.insert(b, this.now()) });
+      }
+      case 'POST /api/notes/batch': {
+        // All or nothing, idempotent per note; a 409 names the taken ids.
+        const notes = (req.body as { notes?: unknown }).notes;
+        if (!Array.isArray(notes) || notes.length < 1 || notes.length > 100) {
+          return json(400, { error: 'A batch holds 1 to 100 notes', code: 'VALIDATION_FAILED' });
+        }
+        const bodies = notes as Record<string, unknown>[];
+        if (new Set(bodies.map((b) => b['id'])).size !== bodies.length) {
+          return json(400, { error: 'Duplicate note id in batch', code: 'VALIDATION_FAILED' });
+        }
+        if (!bodies.every(isSealedBody)) return json(400, { error: 'Invalid encrypted title' });
+        const taken = bodies.filter((b) => {
+          const existing = this.existing(b);
+          return existing !== undefined && existing.title !== b['title'];
+        });
+        if (taken.length > 0) {
+          return json(409, {
+            error: 'A different note with this id already exists',
+            code: 'CONFLICT',
+            ids: taken.map((b) => b['id']),
+          });
+        }
         const at = this.now();
-        const note: NoteDto = {
-          id: String(b['id']),
-          title: String(b['title']),
-          content: String(b['content']),
-          tags: b['tags'] as string[],
-          wrappedDEK: String(b['wrappedDEK']),
-          isEncrypted: true,
-          isDeleted: false,
-          createdAt: at,
-          updatedAt: at,
-          deletedAt: null,
-        };
-        this.active.push(note);
-        return json(201, { note });
+        return json(201, { notes: bodies.map((b) => this.existing(b) ?? this.insert(b, at)) });
       }
       case 'PUT /api/notes/:id': {
         const note = this.active.find((n) => n.id === id);
@@ -241,6 +268,17 @@ export class FakeNotesApi {
   }
 }
 
+/** Every field of a create body is sealed (what the gateway's contract schema checks). */
+function isSealedBody(b: Record<string, unknown>): boolean {
+  return (
+    isSealed(b['title']) &&
+    isSealed(b['content']) &&
+    isSealed(b['wrappedDEK']) &&
+    Array.isArray(b['tags']) &&
+    (b['tags'] as unknown[]).every(isSealed)
+  );
+}
+
 /** `/api/notes/<uuid>/restore` → `/api/notes/:id/restore` (the fixed names stay). */
 function routeOf(path: string): string {
   const parts = path.split('/');
@@ -248,7 +286,7 @@ function routeOf(path: string): string {
     parts[1] === 'api' &&
     parts[2] === 'notes' &&
     parts[3] &&
-    !['counts', 'deleted', 'trash'].includes(parts[3])
+    !['counts', 'deleted', 'trash', 'batch'].includes(parts[3])
   ) {
     parts[3] = ':id';
   }
