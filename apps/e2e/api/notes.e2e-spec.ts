@@ -248,6 +248,7 @@ describe('/api/notes', () => {
         anonymous.get('/api/notes/deleted'),
         anonymous.get('/api/notes/counts'),
         anonymous.post('/api/notes', {}),
+        anonymous.post('/api/notes/batch', {}),
         anonymous.put(`/api/notes/${id}`, {}),
         anonymous.delete(`/api/notes/${id}`),
         anonymous.post(`/api/notes/${id}/restore`),
@@ -273,6 +274,7 @@ describe('/api/notes', () => {
       const operations: [string, string][] = [
         ['/api/notes', 'get'],
         ['/api/notes', 'post'],
+        ['/api/notes/batch', 'post'],
         ['/api/notes/deleted', 'get'],
         ['/api/notes/counts', 'get'],
         ['/api/notes/{id}', 'put'],

@@ -1,0 +1,260 @@
+/**
+ * POST /api/notes/batch through the gateway with the real client crypto: notes sealed on the "device" under
+ * the account's vault key, created 100 at a time in one call, listed and opened again; every failure
+ * leaves nothing of the batch behind.
+ */
+import {
+  NOTE_BATCH_MAX_BYTES,
+  NOTE_MAX_BYTES,
+  NOTE_MESSAGES,
+  sealedBatchBytes,
+  sealedNoteBytes,
+  type CreateNoteBatchResponse,
+  type CreateNoteBody,
+  type NoteResponse,
+} from '@vault/contracts';
+import { newItemId } from '@vault/crypto';
+import { signUp, type TestAccount } from '../support/accounts';
+import { expectError, ISO_DATE } from '../support/expect';
+import { ApiClient, type ApiResponse } from '../support/http';
+import {
+  createBody,
+  listNotes,
+  markedPlaintext,
+  openNote,
+  sealNote,
+  type NotePlaintext,
+} from '../support/notes';
+
+const BATCH = '/api/notes/batch';
+
+/** What an answer tells apart: status, message and code (request ids always differ). */
+function shape(res: ApiResponse<unknown>): { status: number; error: unknown; code: unknown } {
+  const body = (res.body ?? {}) as { error?: unknown; code?: unknown };
+  return { status: res.status, error: body.error, code: body.code };
+}
+
+async function sealAll(account: TestAccount, plaintexts: NotePlaintext[]): Promise<CreateNoteBody[]> {
+  return Promise.all(plaintexts.map(async (p) => createBody(await sealNote(account, p))));
+}
+
+const plaintexts = (marker: string, count: number): NotePlaintext[] =>
+  Array.from({ length: count }, (_, n) => markedPlaintext(marker, n));
+
+async function listedIds(account: TestAccount): Promise<string[]> {
+  return (await listNotes(account.client)).body.notes.map((n) => n.id);
+}
+
+describe('POST /api/notes/batch', () => {
+  describe('create', () => {
+    let account: TestAccount;
+    let sent: CreateNoteBody[];
+    let first: ApiResponse<CreateNoteBatchResponse>;
+
+    beforeAll(async () => {
+      account = await signUp();
+      sent = await sealAll(account, plaintexts('batch', 100));
+      first = await account.client.post<CreateNoteBatchResponse>(BATCH, { notes: sent });
+    });
+
+    it('creates 100 sealed notes in one call and answers them in the order sent', () => {
+      expect(first.status).toBe(201);
+      expect(first.body.notes).toHaveLength(100);
+      first.body.notes.forEach((note, i) => {
+        expect(note).toEqual({
+          ...sent[i],
+          isEncrypted: true,
+          isDeleted: false,
+          createdAt: expect.stringMatching(ISO_DATE),
+          updatedAt: note.createdAt,
+          deletedAt: null,
+        });
+      });
+    });
+
+    it('lists every note afterwards, and each opens to exactly its plaintext', async () => {
+      const list = (await listNotes(account.client)).body.notes;
+      expect(list.map((n) => n.id).sort()).toEqual(sent.map((n) => n.id).sort());
+      const opened = await Promise.all(list.map((n) => openNote(account, n)));
+      expect(opened.map((p) => p.title).sort()).toEqual(
+        plaintexts('batch', 100)
+          .map((p) => p.title)
+          .sort(),
+      );
+    });
+
+    it('answers the same batch again with the same notes and stores nothing new', async () => {
+      const again = await account.client.post<CreateNoteBatchResponse>(BATCH, { notes: sent });
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(await listedIds(account)).toHaveLength(100);
+      expect((await account.client.get<{ active: number }>('/api/notes/counts')).body.active).toBe(100);
+    });
+
+    it('takes notes already created one by one beside new ones, answering those as they are', async () => {
+      const fresh = await signUp();
+      const [single, ...rest] = await sealAll(fresh, plaintexts('mixed', 3));
+      const created = await fresh.client.post<NoteResponse>('/api/notes', single);
+      const res = await fresh.client.post<CreateNoteBatchResponse>(BATCH, {
+        notes: [rest[0], single, rest[1]],
+      });
+
+      expect(res.status).toBe(201);
+      expect(res.body.notes.map((n) => n.id)).toEqual([rest[0]!.id, single!.id, rest[1]!.id]);
+      expect(res.body.notes[1]).toEqual(created.body.note);
+      expect((await listedIds(fresh)).sort()).toEqual([single!.id, rest[0]!.id, rest[1]!.id].sort());
+    });
+  });
+
+  describe('refusals (nothing of the batch is stored)', () => {
+    let account: TestAccount;
+
+    beforeAll(async () => {
+      account = await signUp();
+    });
+
+    it('answers 400 to 101 notes and to an empty batch', async () => {
+      const notes = await sealAll(account, plaintexts('too-many', 101));
+      expectError(await account.client.post(BATCH, { notes }), 400, 'A batch holds 1 to 100 notes', {
+        code: 'VALIDATION_FAILED',
+      });
+      expectError(await account.client.post(BATCH, { notes: [] }), 400, 'A batch holds 1 to 100 notes');
+      expect(await listedIds(account)).toEqual([]);
+    });
+
+    it('answers 400 to the same id twice in one batch, naming it', async () => {
+      const id = newItemId();
+      const [a, b] = await Promise.all([
+        sealNote(account, markedPlaintext('dup-a'), id),
+        sealNote(account, markedPlaintext('dup-b'), id),
+      ]);
+      const other = createBody(await sealNote(account, markedPlaintext('dup-other')));
+      expectError(
+        await account.client.post(BATCH, { notes: [createBody(a), other, createBody(b)] }),
+        400,
+        `Duplicate note id in batch: ${id}`,
+        { code: 'VALIDATION_FAILED' },
+      );
+      expect(await listedIds(account)).toEqual([]);
+    });
+
+    it('answers 400 with the single create’s message to plaintext in one note', async () => {
+      const notes = await sealAll(account, plaintexts('plain', 3));
+      notes[1] = { ...notes[1]!, content: 'plain text, not sealed' };
+      expectError(await account.client.post(BATCH, { notes }), 400, 'Invalid encrypted content');
+      expect(await listedIds(account)).toEqual([]);
+    });
+
+    it('answers the single create’s 413 when one note is over 1 MiB', async () => {
+      const small = await sealAll(account, plaintexts('beside-large', 3));
+      // Sealing doubles the size (hex): ~530 KiB of text is over 1 MiB sealed, but under the body limit.
+      const large = createBody(
+        await sealNote(account, { title: 'Too large', content: 'y'.repeat(530 * 1024), tags: [] }),
+      );
+      expect(sealedNoteBytes(large)).toBeGreaterThan(NOTE_MAX_BYTES);
+
+      const res = await account.client.post(BATCH, { notes: [small[0], large, small[1], small[2]] });
+      expectError(res, 413, NOTE_MESSAGES.tooLarge, { code: 'PAYLOAD_TOO_LARGE', maxBytes: NOTE_MAX_BYTES });
+      expect(shape(res)).toEqual(shape(await account.client.post('/api/notes', large)));
+      expect(await listedIds(account)).toEqual([]);
+    });
+
+    it('answers 413 when the notes together are over the batch limit', async () => {
+      const notes = await sealAll(account, [
+        { title: 'Half a', content: 'a'.repeat(265 * 1024), tags: [] },
+        { title: 'Half b', content: 'b'.repeat(265 * 1024), tags: [] },
+      ]);
+      expect(notes.every((n) => sealedNoteBytes(n) <= NOTE_MAX_BYTES)).toBe(true);
+      expect(sealedBatchBytes(notes)).toBeGreaterThan(NOTE_BATCH_MAX_BYTES);
+
+      expectError(await account.client.post(BATCH, { notes }), 413, NOTE_MESSAGES.batchTooLarge, {
+        code: 'PAYLOAD_TOO_LARGE',
+        maxBytes: NOTE_BATCH_MAX_BYTES,
+      });
+      expect(await listedIds(account)).toEqual([]);
+    });
+
+    it('answers 409 like the single create to an id that holds a different note, naming it', async () => {
+      const id = newItemId();
+      const kept = createBody(await sealNote(account, markedPlaintext('kept'), id));
+      const clash = createBody(await sealNote(account, markedPlaintext('clash'), id));
+      expect((await account.client.post('/api/notes', kept)).status).toBe(201);
+      const others = await sealAll(account, plaintexts('beside-clash', 2));
+
+      const res = await account.client.post(BATCH, { notes: [others[0], clash, others[1]] });
+      expectError(res, 409, NOTE_MESSAGES.idTaken, { code: 'CONFLICT', ids: [id] });
+      expect(shape(res)).toEqual(shape(await account.client.post('/api/notes', clash)));
+      const list = (await listNotes(account.client)).body.notes;
+      expect(list.map((n) => n.id)).toEqual([id]);
+      expect(await openNote(account, list[0]!)).toEqual(markedPlaintext('kept'));
+    });
+
+    it("answers another user's id exactly as the single create does, and leaves both vaults as they were", async () => {
+      const owner = await signUp();
+      const intruder = await signUp();
+      const [ownersNote] = await sealAll(owner, [markedPlaintext('owned')]);
+      const created = await owner.client.post<CreateNoteBatchResponse>(BATCH, { notes: [ownersNote] });
+      expect(created.status).toBe(201);
+      const [own] = await sealAll(intruder, [markedPlaintext('intruder')]);
+
+      const res = await intruder.client.post(BATCH, { notes: [own, ownersNote] });
+      const single = await intruder.client.post('/api/notes', ownersNote);
+      expect(shape(res)).toEqual(shape(single));
+      expect(shape(res)).toEqual({ status: 409, error: NOTE_MESSAGES.idTaken, code: 'CONFLICT' });
+      expect((res.body as { ids?: unknown }).ids).toEqual([ownersNote!.id]);
+      expect(await listedIds(intruder)).toEqual([]);
+      expect((await listNotes(owner.client)).body.notes).toEqual(created.body.notes);
+    });
+
+    it('answers 401 without a token', async () => {
+      const anonymous = new ApiClient('anonymous');
+      const notes = await sealAll(account, plaintexts('anonymous', 2));
+      const res = await anonymous.post(BATCH, { notes });
+      expect({ status: res.status, code: (res.body as { code?: unknown }).code }).toEqual({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
+      const listed = await listedIds(account);
+      expect(notes.filter((n) => listed.includes(n.id))).toEqual([]);
+    });
+  });
+
+  describe('what it saves', () => {
+    // 300 by default to keep the suite quick; VAULT_E2E_BATCH_COMPARE_NOTES=1000 for the README's figure.
+    const COUNT = Number(process.env['VAULT_E2E_BATCH_COMPARE_NOTES'] ?? 300);
+
+    it(`creates ${COUNT} notes in batches of 100 much faster than as single creates`, async () => {
+      const account = await signUp();
+      const singles = await sealAll(account, plaintexts('single', COUNT));
+      const batched = await sealAll(account, plaintexts('batched', COUNT));
+
+      // The import before batches: one POST /api/notes per note, 4 in flight.
+      let t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < singles.length) {
+            const note = singles[next++]!;
+            const res = await account.client.post('/api/notes', note);
+            if (res.status !== 201) throw new Error(`single create: ${res.status} ${res.text}`);
+          }
+        }),
+      );
+      const singleMs = performance.now() - t0;
+
+      t0 = performance.now();
+      for (let i = 0; i < batched.length; i += 100) {
+        const res = await account.client.post(BATCH, { notes: batched.slice(i, i + 100) });
+        if (res.status !== 201) throw new Error(`batch: ${res.status} ${res.text}`);
+      }
+      const batchMs = performance.now() - t0;
+
+      process.stdout.write(
+        `\n  ${COUNT} notes: ${COUNT} single creates (4 in flight) ${singleMs.toFixed(0)} ms; ` +
+          `${Math.ceil(COUNT / 100)} batches of up to 100 ${batchMs.toFixed(0)} ms (×${(singleMs / batchMs).toFixed(1)})\n`,
+      );
+      expect(await listedIds(account)).toHaveLength(2 * COUNT);
+      expect(batchMs).toBeLessThan(singleMs);
+    }, 180_000);
+  });
+});
