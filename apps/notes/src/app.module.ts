@@ -12,7 +12,6 @@ import {
 } from './repositories/connections';
 import { HealthRepository } from './repositories/health.repository';
 import { NotesRepository } from './repositories/notes.repository';
-import { SessionsRepository } from './repositories/sessions.repository';
 import { CallerService } from './services/caller.service';
 import { HealthService } from './services/health.service';
 import { NotesService } from './services/notes.service';
@@ -34,7 +33,6 @@ export class AppModule {
         { provide: NOTES_REDIS, useFactory: () => connectRedis(config.redis) },
         ConnectionsLifecycle,
         NotesRepository,
-        SessionsRepository,
         HealthRepository,
         CallerService,
         NotesService,

@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, changePasswordBodySchema, type MeResponse } from '@vault/contracts';
 import { AccountService } from '../services/account.service';
 import { SessionService } from '../services/session.service';
-import { readAuth, readBody, readContext } from './rpc-request';
+import { readAuth, readBody, readContext } from '@vault/server-kit';
 
 @Controller()
 export class AccountHandler {

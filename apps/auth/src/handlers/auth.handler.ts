@@ -14,7 +14,7 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import { AuthService, type LoginResult } from '../services/auth.service';
-import { readBody, readContext } from './rpc-request';
+import { readBody, readContext } from '@vault/server-kit';
 
 /** Sign-up, sign-in and the refresh cookie's life. Handlers only translate. */
 @Controller()

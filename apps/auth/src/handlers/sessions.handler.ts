@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, sessionIdParamSchema, type SessionListResponse } from '@vault/contracts';
 import { SessionService } from '../services/session.service';
-import { readAuth, readBody, readContext } from './rpc-request';
+import { readAuth, readBody, readContext } from '@vault/server-kit';
 
 @Controller()
 export class SessionsHandler {

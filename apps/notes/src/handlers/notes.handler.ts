@@ -17,7 +17,7 @@ import {
 } from '@vault/contracts';
 import { CallerService } from '../services/caller.service';
 import { NotesService } from '../services/notes.service';
-import { readBody, readContext } from './rpc-request';
+import { readBody, readContext } from '@vault/server-kit';
 
 /**
  * One-liners per NOTES_PATTERNS entry: the caller (a live session of the user the context

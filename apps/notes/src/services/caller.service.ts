@@ -1,28 +1,23 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, VaultError, type RpcAuth } from '@vault/contracts';
-import { SessionsRepository } from '../repositories/sessions.repository';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { RpcAuth } from '@vault/contracts';
+import { assertLiveCaller } from '@vault/server-kit';
+import type Redis from 'ioredis';
+import { NOTES_REDIS } from '../repositories/connections';
 
 /**
- * Who is calling. The gateway has verified the access token and the session already; this
- * re-checks (defence in depth, as auth does) that the session still exists and belongs to the
- * user the context names, so a forged context needs a live session id of that very user.
+ * Who is calling: the gateway has verified the access token and the session already; this
+ * re-checks (defence in depth) that the session still exists and belongs to the user the
+ * context names (auth's `sess:{sid}` hash, read only).
  */
 @Injectable()
 export class CallerService {
   private readonly logger = new Logger(CallerService.name);
 
-  constructor(private readonly sessions: SessionsRepository) {}
+  constructor(@Inject(NOTES_REDIS) private readonly redis: Redis) {}
 
-  async assertAlive(auth: RpcAuth | undefined): Promise<RpcAuth> {
-    if (!auth) throw new VaultError(ErrorCode.UNAUTHENTICATED);
-    let owner: string | null;
-    try {
-      owner = await this.sessions.ownerOf(auth.sessionId);
-    } catch (error) {
-      this.logger.warn(`Session check failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
-    }
-    if (owner !== auth.userId) throw new VaultError(ErrorCode.SESSION_REVOKED);
-    return auth;
+  assertAlive(auth: RpcAuth | undefined): Promise<RpcAuth> {
+    return assertLiveCaller(this.redis, auth, (error) =>
+      this.logger.warn(`Session check failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }

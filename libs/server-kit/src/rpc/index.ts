@@ -1,2 +1,3 @@
 export * from './rpc-options';
 export * from './rpc-call';
+export * from './rpc-request';

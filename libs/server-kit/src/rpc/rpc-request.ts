@@ -1,0 +1,81 @@
+import {
+  ErrorCode,
+  parseFirst,
+  ROLES,
+  UUID_V4_RE,
+  VaultError,
+  type RpcAuth,
+  type RpcContext,
+} from '@vault/contracts';
+import type Redis from 'ioredis';
+import { z } from 'zod';
+import { redisKeys } from '../redis/redis';
+
+/**
+ * Every service handler re-validates what the gateway sends (defence in depth): the caller's
+ * context and the body, with the same contract schemas the gateway used.
+ */
+const rpcContextSchema = z.object({
+  requestId: z.string().max(200).catch(''),
+  ip: z.string().max(200).catch(''),
+  userAgent: z.string().max(4096).catch(''),
+  auth: z
+    .object({
+      userId: z.string().regex(UUID_V4_RE),
+      sessionId: z.string().regex(UUID_V4_RE),
+      role: z.enum(ROLES),
+    })
+    .optional(),
+});
+
+export function readContext(payload: unknown): RpcContext {
+  const ctx = (payload as { ctx?: unknown } | null)?.ctx;
+  const parsed = rpcContextSchema.safeParse(ctx ?? {});
+  if (!parsed.success) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+  return parsed.data;
+}
+
+/** The caller's identity; its absence is a 401. */
+export function readAuth(ctx: RpcContext): RpcAuth {
+  if (!ctx.auth) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+  return ctx.auth;
+}
+
+/**
+ * The body, parsed by its contract schema: the first failing rule's message on a 400, or the
+ * given code (e.g. INVALID_CREDENTIALS, so a malformed key reads like a wrong one).
+ */
+export function readBody<S extends z.ZodType>(
+  schema: S,
+  payload: unknown,
+  onInvalid?: ErrorCode,
+): z.output<S> {
+  const body = (payload as { body?: unknown } | null)?.body;
+  const result = parseFirst(schema, body ?? {});
+  if (!result.ok) {
+    throw onInvalid ? new VaultError(onInvalid) : new VaultError(ErrorCode.VALIDATION_FAILED, result.message);
+  }
+  return result.data;
+}
+
+/**
+ * Re-checks that the caller's session (auth's `sess:{sid}` hash) still exists and belongs to the
+ * user the context names, so a forged context needs a live session id of that very user. The
+ * gateway has checked the token already; services that own user data check again.
+ */
+export async function assertLiveCaller(
+  redis: Pick<Redis, 'hget'>,
+  auth: RpcAuth | undefined,
+  onRedisError?: (error: unknown) => void,
+): Promise<RpcAuth> {
+  if (!auth) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+  let owner: string | null;
+  try {
+    owner = await redis.hget(redisKeys.session(auth.sessionId), 'userId');
+  } catch (error) {
+    onRedisError?.(error);
+    throw new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
+  }
+  if (owner !== auth.userId) throw new VaultError(ErrorCode.SESSION_REVOKED);
+  return auth;
+}
