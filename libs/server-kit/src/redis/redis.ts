@@ -17,3 +17,17 @@ export function createRedis(url: string, keyPrefix: string, extra: RedisOptions 
     ...extra,
   });
 }
+
+/**
+ * The BullMQ key prefix of a deployment: its Redis prefix (tests and parallel stacks each have
+ * their own) + `bull`. BullMQ refuses ioredis' keyPrefix, so queues take this as `prefix`; every
+ * producer and consumer of a queue must use it to meet on the same keys.
+ */
+export function queuePrefix(redisPrefix: string): string {
+  return `${redisPrefix}bull`;
+}
+
+/** A Redis connection for BullMQ (no keyPrefix; blocking commands need maxRetriesPerRequest null). */
+export function createQueueConnection(url: string, extra: RedisOptions = {}): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: false, ...extra });
+}
