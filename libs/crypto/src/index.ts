@@ -53,6 +53,7 @@ export type {
   FileFieldIvs,
   FileMetadataPlaintext,
 } from './file-metadata';
+export { decryptThumbnail, encryptThumbnail } from './file-thumbnail';
 export {
   FILE_CHUNK_SIZE,
   MAX_FILE_CHUNK_SIZE,
