@@ -237,6 +237,20 @@ describe('ApiClient', () => {
       expect(server.calls('POST /api/auth/refresh')).toHaveLength(0);
     });
 
+    it('does not refresh a 401 whose code is INVALID_PASSWORD (a wrong password typed to open a file)', async () => {
+      const { server, client, failures } = setup();
+      server.on('POST /api/files/1/download-url', () =>
+        json(401, { error: 'Invalid password', code: 'INVALID_PASSWORD' }),
+      );
+      await expect(client.post('/files/1/download-url', {})).rejects.toMatchObject({
+        status: 401,
+        message: 'Invalid password',
+        code: 'INVALID_PASSWORD',
+      });
+      expect(server.calls('POST /api/auth/refresh')).toHaveLength(0);
+      expect(failures).toHaveLength(0);
+    });
+
     it('does not refresh when no token is held', async () => {
       const { server, client } = setup({ token: null });
       server.on('GET /api/notes', () => json(401, { error: 'Authentication required' }));

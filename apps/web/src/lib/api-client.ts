@@ -178,9 +178,10 @@ export class ApiClient {
     if (isCredentialPath(path)) return false;
     if (res.status === 500) return true;
     if (res.status !== 401) return false;
-    // A 401 about the caller's own credentials (e.g. a wrong current password) is not a session problem.
+    // A 401 about the caller's own credentials (a wrong current password, a wrong password typed to
+    // open a file) is not a session problem: refreshing and retrying would only end the session.
     const code = isRecord(res.data) ? res.data['code'] : undefined;
-    return code !== 'INVALID_CREDENTIALS';
+    return code !== 'INVALID_CREDENTIALS' && code !== 'INVALID_PASSWORD';
   }
 
   private authFailure(): ApiError {
