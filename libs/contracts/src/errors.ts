@@ -25,6 +25,7 @@ export const ErrorCode = {
   UPLOAD_SIZE_MISMATCH: 'UPLOAD_SIZE_MISMATCH',
   STORAGE_NOT_CONFIGURED: 'STORAGE_NOT_CONFIGURED',
   LINK_INVALID: 'LINK_INVALID',
+  FILE_INFECTED: 'FILE_INFECTED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -63,6 +64,7 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   UPLOAD_SIZE_MISMATCH: { status: 400, message: 'The uploaded file does not match its declared size' },
   STORAGE_NOT_CONFIGURED: { status: 400, message: 'This storage type is not configured' },
   LINK_INVALID: { status: 403, message: 'This link is invalid or has expired' },
+  FILE_INFECTED: { status: 403, message: 'File is infected and cannot be downloaded' },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -114,6 +114,8 @@ export const fileDtoSchema = z.object({
   deletedAt: z.string().nullable(),
   virusScanned: z.boolean(),
   virusScanResult: z.enum(VIRUS_SCAN_RESULTS),
+  /** What the scan examined and found, in words (for the badge's title); absent until scanned. */
+  virusScanDetail: z.string().nullable().optional(),
   /** GET /files/{id}/optimized answers a sealed thumbnail (false: 404). */
   hasThumbnail: z.boolean(),
 });
