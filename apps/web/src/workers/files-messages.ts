@@ -1,0 +1,80 @@
+/**
+ * The files worker's protocol (files.worker.ts). One request per message, answered once and
+ * matched by `id`; an upload's request is also answered with progress messages before its
+ * answer. The vault key travels with each request as a NON-extractable CryptoKey (structured
+ * clone keeps the flag): the worker keeps no key between requests, and the per-file keys it
+ * makes never leave it.
+ */
+
+/** What metadata decryption needs of a file record (nothing else crosses the boundary). */
+export interface SealedFileMeta {
+  id: string;
+  wrappedKey: string;
+  encryptedName: string;
+  encryptedMimeType: string;
+  encryptedTags: string;
+}
+
+export interface FileMetaPlain {
+  name: string;
+  mimeType: string;
+  tags: string[];
+}
+
+export type FileMetaOutcome =
+  { id: string; ok: true; meta: FileMetaPlain } | { id: string; ok: false; error: string };
+
+/** One file to seal for upload: its bytes, and the plaintext metadata that is sealed beside them. */
+export interface UploadInput {
+  file: Blob;
+  /** The name and type shown later (decrypted on this device only). */
+  name: string;
+  mimeType: string;
+  tags: string[];
+  /** Draw and seal a small picture of the image (jpeg, png, gif, webp). */
+  thumbnail: boolean;
+}
+
+/** The sealed metadata of POST /api/files/upload-url (and /cloudinary/upload-url), made on this device. */
+export interface SealedUploadFields {
+  fileId: string;
+  size: number;
+  encryptedSize: number;
+  chunkSize: number;
+  iv: string;
+  wrappedKey: string;
+  encryptedName: string;
+  encryptedMimeType: string;
+  encryptedTags: string;
+  encryptedThumbnail?: string;
+}
+
+/**
+ * A file encrypted and ready to send: the sealed fields and the ciphertext as a Blob (bytes
+ * held by the browser's blob store or by a staging file, never as one big JS buffer).
+ */
+export interface PreparedUpload {
+  fields: SealedUploadFields;
+  ciphertext: Blob;
+  /** Where the ciphertext waits: a file in the origin-private file system, or blob memory. */
+  staging: { kind: 'opfs'; name: string } | { kind: 'memory' };
+}
+
+export type FilesWorkerRequest =
+  | { id: number; op: 'decryptMetadata'; key: CryptoKey; files: SealedFileMeta[] }
+  | {
+      id: number;
+      op: 'decryptThumbnail';
+      key: CryptoKey;
+      file: { id: string; wrappedKey: string };
+      encryptedThumbnail: string;
+    }
+  | { id: number; op: 'prepareUpload'; key: CryptoKey; input: UploadInput }
+  | { id: number; op: 'releaseUpload'; staging: PreparedUpload['staging'] };
+
+export type FilesWorkerResult = FileMetaOutcome[] | Uint8Array | PreparedUpload | null;
+
+export type FilesWorkerResponse =
+  | { id: number; kind: 'progress'; done: number; total: number }
+  | { id: number; kind: 'answer'; ok: true; result: FilesWorkerResult }
+  | { id: number; kind: 'answer'; ok: false; error: { code: string; message: string } };

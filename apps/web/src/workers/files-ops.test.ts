@@ -1,0 +1,277 @@
+// @vitest-environment node
+import { FILE_THUMBNAIL_MAX_CHARS, createUploadBodySchema } from '@vault/contracts';
+import {
+  FILE_CHUNK_SIZE,
+  decryptFileBytes,
+  decryptFileMetadata,
+  encryptFileMetadata,
+  importVaultKey,
+  newItemId,
+  randomBytes,
+  unwrapFileKey,
+} from '@vault/crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { handleFilesRequest } from './files-dispatch';
+import { InlineFilesCrypto } from './files-crypto';
+import {
+  SEALED_THUMBNAIL_MAX_CHARS,
+  blobStream,
+  decryptMetadataBatch,
+  openThumbnail,
+  prepareUpload,
+  type UploadEnvironment,
+} from './files-ops';
+import { MemoryStaging, type StagingSink } from './files-staging';
+import { thumbnailMimeType, thumbnailSize } from './files-thumbnail';
+
+const key = () => importVaultKey(randomBytes(32));
+
+async function bytesOf(blob: Blob): Promise<Uint8Array> {
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+function memoryEnv(overrides: Partial<UploadEnvironment> = {}) {
+  const sinks: MemoryStaging[] = [];
+  const env: UploadEnvironment = {
+    openStaging: async () => {
+      const sink = new MemoryStaging(256 * 1024);
+      sinks.push(sink);
+      return sink;
+    },
+    makeThumbnail: async () => null,
+    ...overrides,
+  };
+  return { env, sinks };
+}
+
+describe('files worker operations (real @vault/crypto)', () => {
+  it('seals a file for upload: fresh UUID v4 id, sealed metadata, chunked ciphertext that decrypts back', async () => {
+    const vaultKey = await key();
+    const plain = randomBytes(3 * FILE_CHUNK_SIZE + 1234);
+    const progress: Array<[number, number]> = [];
+    const { env, sinks } = memoryEnv();
+    const prepared = await prepareUpload(
+      vaultKey,
+      {
+        file: new Blob([plain]),
+        name: 'Report Q3.pdf',
+        mimeType: 'application/pdf',
+        tags: ['work'],
+        thumbnail: false,
+      },
+      (done, total) => progress.push([done, total]),
+      env,
+    );
+    const { fields } = prepared;
+    expect(fields.fileId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(fields.size).toBe(plain.length);
+    expect(fields.encryptedSize).toBe(plain.length + 16 * 4);
+    expect(fields.chunkSize).toBe(FILE_CHUNK_SIZE);
+    expect(fields.iv).toMatch(/^[0-9a-f]{24}$/);
+    expect(fields.encryptedThumbnail).toBeUndefined();
+    // Exactly the body the gateway validates (plus the storage type the dialog adds).
+    expect(createUploadBodySchema.safeParse({ ...fields, storageType: 'local' }).success).toBe(true);
+    // Nothing readable in the sealed fields.
+    expect(JSON.stringify(fields)).not.toMatch(/Report|pdf|work/);
+
+    expect(prepared.staging).toEqual({ kind: 'memory' });
+    expect(prepared.ciphertext.size).toBe(fields.encryptedSize);
+    expect(await decryptFileMetadata(vaultKey, fields.fileId, fields)).toEqual({
+      name: 'Report Q3.pdf',
+      mimeType: 'application/pdf',
+      tags: ['work'],
+    });
+    const fileKey = await unwrapFileKey(vaultKey, fields.fileId, fields.wrappedKey);
+    const back = await decryptFileBytes(
+      { fileKey, fileId: fields.fileId, iv: fields.iv, size: fields.size },
+      await bytesOf(prepared.ciphertext),
+    );
+    expect(back).toEqual(plain);
+
+    expect(progress[0]).toEqual([0, fields.encryptedSize]);
+    expect(progress.at(-1)).toEqual([fields.encryptedSize, fields.encryptedSize]);
+    // The staging held at most one slab (256 KiB here) in the heap.
+    expect(sinks[0]!.maxHeldBytes).toBeLessThanOrEqual(256 * 1024 + FILE_CHUNK_SIZE + 16);
+  });
+
+  it('each upload gets its own id and key; an empty file is one empty chunk', async () => {
+    const vaultKey = await key();
+    const { env } = memoryEnv();
+    const input = {
+      file: new Blob([]),
+      name: 'empty.txt',
+      mimeType: 'text/plain',
+      tags: [],
+      thumbnail: false,
+    };
+    const a = await prepareUpload(vaultKey, input, undefined, env);
+    const b = await prepareUpload(vaultKey, input, undefined, env);
+    expect(a.fields.fileId).not.toBe(b.fields.fileId);
+    expect(a.fields.wrappedKey).not.toBe(b.fields.wrappedKey);
+    expect(a.fields.size).toBe(0);
+    expect(a.fields.encryptedSize).toBe(16);
+    expect(a.ciphertext.size).toBe(16);
+  });
+
+  it('seals the thumbnail under the file key; a failing or oversized picture is left out', async () => {
+    const vaultKey = await key();
+    const picture = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const { env } = memoryEnv({ makeThumbnail: async () => picture });
+    const input = {
+      file: new Blob([randomBytes(100)]),
+      name: 'cat.jpg',
+      mimeType: 'image/jpeg',
+      tags: [],
+      thumbnail: true,
+    };
+    const prepared = await prepareUpload(vaultKey, input, undefined, env);
+    expect(prepared.fields.encryptedThumbnail).toMatch(/^[0-9a-f]+:[0-9a-f]{24}$/);
+    expect(
+      await openThumbnail(
+        vaultKey,
+        { id: prepared.fields.fileId, wrappedKey: prepared.fields.wrappedKey },
+        prepared.fields.encryptedThumbnail!,
+      ),
+    ).toEqual(picture);
+
+    const failing = memoryEnv({ makeThumbnail: async () => Promise.reject(new Error('decode failed')) });
+    expect(
+      (await prepareUpload(vaultKey, input, undefined, failing.env)).fields.encryptedThumbnail,
+    ).toBeUndefined();
+    const huge = memoryEnv({ makeThumbnail: async () => new Uint8Array(SEALED_THUMBNAIL_MAX_CHARS) });
+    expect(
+      (await prepareUpload(vaultKey, input, undefined, huge.env)).fields.encryptedThumbnail,
+    ).toBeUndefined();
+    const notAsked = vi.fn(async () => picture);
+    await prepareUpload(
+      vaultKey,
+      { ...input, thumbnail: false },
+      undefined,
+      memoryEnv({ makeThumbnail: notAsked }).env,
+    );
+    expect(notAsked).not.toHaveBeenCalled();
+  });
+
+  it('a failure while encrypting aborts the staging (nothing is left behind)', async () => {
+    const vaultKey = await key();
+    const abort = vi.fn(async () => undefined);
+    const sink: StagingSink = {
+      write: () => {
+        throw new Error('disk full');
+      },
+      finish: async () => ({ blob: new Blob([]), staging: { kind: 'memory' } }),
+      abort,
+    };
+    await expect(
+      prepareUpload(
+        vaultKey,
+        {
+          file: new Blob([randomBytes(10)]),
+          name: 'a.txt',
+          mimeType: 'text/plain',
+          tags: [],
+          thumbnail: false,
+        },
+        undefined,
+        { openStaging: async () => sink, makeThumbnail: async () => null },
+      ),
+    ).rejects.toThrow();
+    expect(abort).toHaveBeenCalledTimes(1);
+  });
+
+  it('decrypts metadata in batches; a foreign or damaged file fails alone', async () => {
+    const vaultKey = await key();
+    const other = await key();
+    const mine = async (name: string, k = vaultKey) => {
+      const id = newItemId();
+      const { fileKey: _fk, ...sealed } = await encryptFileMetadata(k, id, {
+        name,
+        mimeType: 'text/plain',
+        tags: ['t'],
+      });
+      return { id, ...sealed };
+    };
+    const good = await mine('a.txt');
+    const foreign = await mine('b.txt', other);
+    const damaged = { ...(await mine('c.txt')), encryptedName: 'zz' };
+    const out = await decryptMetadataBatch(vaultKey, [good, foreign, damaged]);
+    expect(out.map((o) => o.id)).toEqual([good.id, foreign.id, damaged.id]);
+    expect(out[0]).toEqual({
+      id: good.id,
+      ok: true,
+      meta: { name: 'a.txt', mimeType: 'text/plain', tags: ['t'] },
+    });
+    expect(out[1]!.ok).toBe(false);
+    expect(out[2]!.ok).toBe(false);
+  });
+
+  it('the dispatcher reports progress before its answer and turns failures into {code, message}', async () => {
+    const vaultKey = await key();
+    const messages: string[] = [];
+    const answer = await handleFilesRequest(
+      {
+        id: 7,
+        op: 'decryptThumbnail',
+        key: vaultKey,
+        file: { id: newItemId(), wrappedKey: 'x' },
+        encryptedThumbnail: 'y',
+      },
+      (m) => messages.push(m.kind),
+    );
+    expect(answer).toMatchObject({ id: 7, kind: 'answer', ok: false, error: { code: 'BAD_FORMAT' } });
+    expect(messages).toEqual([]);
+  });
+
+  it('InlineFilesCrypto: cancelUploads makes a running upload reject', async () => {
+    const crypto = new InlineFilesCrypto();
+    const vaultKey = await key();
+    const running = crypto.prepareUpload(vaultKey, {
+      file: new Blob([randomBytes(2 * FILE_CHUNK_SIZE)]),
+      name: 'a.bin',
+      mimeType: 'application/zip',
+      tags: [],
+      thumbnail: false,
+    });
+    crypto.cancelUploads();
+    await expect(running).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('blobStream reads a Blob without stream() piece by piece', async () => {
+    const data = randomBytes(10_000);
+    const blob = new Blob([data]);
+    const bare = { size: blob.size, slice: (a: number, b: number) => blob.slice(a, b) } as unknown as Blob;
+    const pieces: Uint8Array[] = [];
+    const reader = blobStream(bare, 4096).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pieces.push(value);
+    }
+    expect(pieces.map((p) => p.length)).toEqual([4096, 4096, 1808]);
+    expect(new Uint8Array(await new Blob(pieces as BlobPart[]).arrayBuffer())).toEqual(data);
+  });
+});
+
+describe('thumbnails', () => {
+  it('fit in 256 px on the longer side, keep the aspect ratio and are never enlarged', () => {
+    expect(thumbnailSize(4000, 3000)).toEqual({ width: 256, height: 192 });
+    expect(thumbnailSize(1000, 4000)).toEqual({ width: 64, height: 256 });
+    expect(thumbnailSize(100, 50)).toEqual({ width: 100, height: 50 });
+    expect(thumbnailSize(10_000, 1)).toEqual({ width: 256, height: 1 });
+  });
+
+  it('are typed from their signature', () => {
+    const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+    expect(thumbnailMimeType(new Uint8Array([...ascii('RIFF'), 0, 0, 0, 0, ...ascii('WEBP')]))).toBe(
+      'image/webp',
+    );
+    expect(thumbnailMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xdb]))).toBe('image/jpeg');
+    expect(thumbnailMimeType(new Uint8Array([0x89, ...ascii('PNG'), 13, 10, 26, 10]))).toBe('image/png');
+    expect(thumbnailMimeType(new Uint8Array(ascii('GIF89a')))).toBe('image/gif');
+    expect(thumbnailMimeType(new Uint8Array([1, 2, 3]))).toBe('application/octet-stream');
+  });
+
+  it('the sealed-size limit matches the contract', () => {
+    expect(SEALED_THUMBNAIL_MAX_CHARS).toBe(FILE_THUMBNAIL_MAX_CHARS);
+  });
+});
