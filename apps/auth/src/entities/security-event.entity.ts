@@ -9,6 +9,7 @@ export const SECURITY_EVENT_TYPES = [
   'password_changed',
   'logout',
   'session_revoked',
+  'reauth_failure',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, changePasswordBodySchema, type MeResponse } from '@vault/contracts';
+import {
+  AUTH_PATTERNS,
+  ErrorCode,
+  changePasswordBodySchema,
+  fileAccessBodySchema,
+  type MeResponse,
+} from '@vault/contracts';
 import { AccountService } from '../services/account.service';
 import { SessionService } from '../services/session.service';
 import { readAuth, readBody, readContext } from '@vault/server-kit';
@@ -24,5 +30,14 @@ export class AccountHandler {
     const auth = await this.sessions.assertAlive(readAuth(ctx));
     await this.account.changePassword(auth, readBody(changePasswordBodySchema, payload), ctx);
     return null;
+  }
+
+  /** File download/preview re-check; a malformed key reads as a wrong one. */
+  @MessagePattern(AUTH_PATTERNS.verifyAuthKey)
+  async verifyAuthKey(@Payload() payload: unknown): Promise<{ ok: true }> {
+    const ctx = readContext(payload);
+    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { authKey } = readBody(fileAccessBodySchema, payload, ErrorCode.INVALID_PASSWORD);
+    return this.account.verifyAuthKey(auth, authKey, ctx);
   }
 }

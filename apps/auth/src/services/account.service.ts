@@ -55,4 +55,20 @@ export class AccountService {
     const revoked = await this.sessions.revokeAllExcept(user.id, auth.sessionId);
     this.logger.log(`Password changed: user ${user.id}, ${revoked} other session(s) revoked`);
   }
+
+  /**
+   * Re-checks the signed-in user's authKey before a file download or preview (api-contract.md:
+   * both "re-check the user's authKey"). Like a change of password, a wrong key answers 401
+   * 'Invalid password' and is logged as a security event, but does not lock the account: the
+   * caller already holds a live session, and the gateway rate-limits the route.
+   */
+  async verifyAuthKey(auth: RpcAuth, authKey: string, ctx: RpcContext): Promise<{ ok: true }> {
+    const user = await this.users.findById(auth.userId);
+    if (!user) throw new VaultError(ErrorCode.UNAUTHENTICATED);
+    if (!(await this.hasher.verify(user.authHash, authKey))) {
+      await this.events.record('reauth_failure', user.id, ctx, { sessionId: auth.sessionId });
+      throw new VaultError(ErrorCode.INVALID_PASSWORD);
+    }
+    return { ok: true };
+  }
 }

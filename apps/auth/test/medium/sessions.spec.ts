@@ -300,6 +300,44 @@ describe(SessionService.name, () => {
     });
   });
 
+  describe('verifyAuthKey (file download and preview re-check)', () => {
+    it('answers ok for the right key', async () => {
+      const a = await newAccount();
+      expect(
+        await t.call(AUTH_PATTERNS.verifyAuthKey, { authKey: a.body.authKey }, authOf(a.userId, a.sid)),
+      ).toEqual({
+        ok: true,
+      });
+    });
+
+    it("refuses a wrong or malformed key with 401 'Invalid password', records reauth_failure, locks nothing", async () => {
+      const a = await newAccount();
+      const wrong = await t.fail(AUTH_PATTERNS.verifyAuthKey, { authKey: hex(32) }, authOf(a.userId, a.sid));
+      expect(wrong).toMatchObject({ code: ErrorCode.INVALID_PASSWORD, message: 'Invalid password' });
+      const malformed = await t.fail(
+        AUTH_PATTERNS.verifyAuthKey,
+        { authKey: 'nope' },
+        authOf(a.userId, a.sid),
+      );
+      expect(malformed.code).toBe(ErrorCode.INVALID_PASSWORD);
+      expect(await eventTypes(a.userId)).toContain('reauth_failure');
+      const row = (await t.pg.query(`SELECT failed_login_attempts FROM auth.users WHERE id = $1`, [a.userId]))
+        .rows[0];
+      expect(row).toEqual({ failed_login_attempts: 0 });
+    });
+
+    it('needs a live session of that user', async () => {
+      const a = await newAccount();
+      const b = await newAccount();
+      const forged = await t.fail(
+        AUTH_PATTERNS.verifyAuthKey,
+        { authKey: a.body.authKey },
+        authOf(a.userId, b.sid),
+      );
+      expect(forged.code).toBe(ErrorCode.SESSION_REVOKED);
+    });
+  });
+
   describe('changePassword', () => {
     const newCredentials = () => ({
       authKey: hex(32),
