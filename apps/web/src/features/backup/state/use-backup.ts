@@ -172,6 +172,7 @@ export function useImportNotes(): (request: ImportRequest) => Promise<ImportResu
       const outcome = await runImport(plan.create, {
         encrypt: (id, plain) => crypto.encrypt(vaultKey, id, plain),
         createBatch: (sealed) => createNotesBatch(api, sealed),
+        userId: user.id,
         onProgress,
         ...(onWait ? { onWait } : {}),
         onCreated: (sealed, plain) => {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
 import type { SealedNoteFields } from '../../../workers/notes-messages';
 import { withRateLimitRetry } from '../../notes/api/rate-limit';
-import { runImport, splitIntoBatches, type PlannedNote } from './import-notes';
+import { derivedNoteId, planImport, runImport, splitIntoBatches, type PlannedNote } from './import-notes';
 
 const noWait = () => Promise.resolve();
 const planned = (n: number): PlannedNote[] =>
@@ -181,6 +181,36 @@ describe('runImport', () => {
     expect(encrypted).toHaveLength(4);
     expect(encrypted[3]).toBe(`${calls[1]![1]}=${taken.plain.title}`);
     expect(created).toHaveBeenCalledWith(expect.objectContaining({ id: calls[1]![1] }), taken.plain);
+  });
+
+  it("saves a note whose id another account holds under the id derived from the user's id, so a second import skips it", async () => {
+    const userId = '11111111-1111-4111-8111-111111111111';
+    const notes = planned(2);
+    const foreign = notes[0]!;
+    const calls: string[][] = [];
+    const outcome = await runImport(notes, {
+      encrypt: async (id) => sealedFor(id),
+      createBatch: async (batch) => {
+        calls.push(ids(batch));
+        if (batch.some((n) => n.id === foreign.id)) {
+          throw new ApiError(409, 'A different note with this id already exists', {
+            code: 'CONFLICT',
+            body: { ids: [foreign.id] },
+          });
+        }
+        return batch.map(dto);
+      },
+      userId,
+      sleep: noWait,
+    });
+    expect(outcome.created).toBe(2);
+    const derived = await derivedNoteId(userId, foreign.id);
+    expect(calls[1]![0]).toBe(derived);
+
+    // The same backup again: its note is found under the derived id and skipped.
+    const candidates = notes.map((n) => ({ sourceId: n.id, title: n.plain.title, content: '', tags: [] }));
+    const plan = await planImport(candidates, new Set([derived, notes[1]!.id]), userId);
+    expect(plan).toEqual({ create: [], skipped: 2 });
   });
 
   it('sends the same batch again after a lost answer (a no-op for what landed)', async () => {

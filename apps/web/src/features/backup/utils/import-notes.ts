@@ -65,10 +65,15 @@ export async function planImport(
   let skipped = 0;
   for (const c of candidates) {
     let id: string;
+    let alias: string | null = null;
     if (c.sourceId === null) id = randomNoteId();
-    else if (isUuidV4(c.sourceId.toLowerCase())) id = c.sourceId.toLowerCase();
-    else id = await derivedNoteId(userId, c.sourceId);
-    if (taken.has(id)) {
+    else if (isUuidV4(c.sourceId.toLowerCase())) {
+      id = c.sourceId.toLowerCase();
+      // Where another account holds this id, an earlier import saved the note under the id
+      // derived from it (see runImport's `userId`): that copy counts as already there.
+      alias = await derivedNoteId(userId, id);
+    } else id = await derivedNoteId(userId, c.sourceId);
+    if (taken.has(id) || (alias !== null && taken.has(alias))) {
       skipped++;
       continue;
     }
@@ -102,6 +107,12 @@ export interface ImportRunOptions {
   concurrency?: number;
   /** Tests: a clock that does not wait. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The importing user. A note whose id another account holds (409) is saved under the id
+   * derived from the user and that id, so importing the same backup again finds it and skips
+   * it (planImport); without a user, or when the derived id is taken too, a random id.
+   */
+  userId?: string;
 }
 
 export interface ImportOutcome {
@@ -150,7 +161,8 @@ export function splitIntoBatches<T extends { sealed: SealedNoteFields }>(
  *
  * - 429: the same batch again after the wait the server names (withRateLimitRetry);
  * - 409: the taken ids (e.g. this backup came from another account on this server) are sealed
- *   again under new ids, since the id is bound into the ciphertext, and the batch is sent again;
+ *   again under new ids (derived from the user and the taken id first, see `userId`), since the
+ *   id is bound into the ciphertext, and the batch is sent again;
  * - a lost answer: the same batch again, a no-op on the server for the notes that landed;
  * - any other refusal of the request itself (400, 413): its notes are sent one per batch, so
  *   that one failing note does not stop the others.
@@ -195,11 +207,19 @@ export async function runImport(
         return;
       } catch (error) {
         const taken = isApiError(error, 409) ? new Set(takenIds(error)) : new Set<string>();
-        if (taken.size > 0 && conflicts++ < CONFLICT_RETRIES) {
+        if (taken.size > 0 && conflicts < CONFLICT_RETRIES) {
+          const derive = conflicts === 0 && options.userId !== undefined ? options.userId : null;
+          conflicts++;
           batch = await Promise.all(
             batch.map(async (n) =>
               taken.has(n.sealed.id)
-                ? { plain: n.plain, sealed: await options.encrypt(randomNoteId(), n.plain) }
+                ? {
+                    plain: n.plain,
+                    sealed: await options.encrypt(
+                      derive !== null ? await derivedNoteId(derive, n.sealed.id) : randomNoteId(),
+                      n.plain,
+                    ),
+                  }
                 : n,
             ),
           );
