@@ -1,0 +1,231 @@
+import { decryptFileBytes, decryptFileMetadata, unwrapFileKey } from '@vault/crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiClient } from '../../../lib/api-client';
+import { InlineFilesCrypto } from '../../../workers/files-crypto';
+import { CLOUDINARY_URL, FakeFilesApi, makeVaultKey } from '../testing/files-harness';
+import { UploadQueue, type UploadStatus } from './upload-queue';
+import { resolveUploadUrl } from './upload-transport';
+
+const bytes = (n: number, seed = 7) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 3) & 0xff);
+const fileOf = (name: string, data: Uint8Array | number, type: string) =>
+  new File([typeof data === 'number' ? new Uint8Array(data) : (data as BlobPart)], name, { type });
+
+async function setup(configure: (api: FakeFilesApi) => void = () => undefined) {
+  const api = new FakeFilesApi();
+  configure(api);
+  const vaultKey = await makeVaultKey();
+  const crypto = new InlineFilesCrypto();
+  const onUploaded = vi.fn();
+  const queue = new UploadQueue({
+    api: new ApiClient({ baseUrl: '/api', fetch: api.fetch as typeof fetch }),
+    crypto,
+    transport: api.storage,
+    vaultKey,
+    apiBaseUrl: '/api',
+    pageOrigin: 'https://vault.example',
+    onUploaded,
+    completionDelayMs: 1000,
+  });
+  /** Every status each row went through, in order (repeats collapsed). */
+  const trail = new Map<string, UploadStatus[]>();
+  queue.subscribe(() => {
+    for (const item of queue.getSnapshot().items) {
+      const seen = trail.get(item.name) ?? [];
+      if (seen.at(-1) !== item.status) seen.push(item.status);
+      trail.set(item.name, seen);
+    }
+  });
+  const idle = () => vi.waitFor(() => expect(queue.getSnapshot().finished).toBe(true), { timeout: 5000 });
+  return { api, queue, vaultKey, crypto, onUploaded, trail, idle };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('UploadQueue', () => {
+  it('local storage: encrypting → uploading → completing → completed; the stored ciphertext decrypts back', async () => {
+    const { api, queue, vaultKey, trail, idle } = await setup();
+    const data = bytes(200_000);
+    queue.add([fileOf('Report.pdf', data, 'application/pdf')]);
+    expect(queue.getSnapshot().items[0]).toMatchObject({ status: 'queued', started: false });
+    queue.start({ storageType: 'local', tags: ['work', 'taxes'] });
+    await idle();
+
+    expect(trail.get('Report.pdf')).toEqual(['queued', 'encrypting', 'uploading', 'completing', 'completed']);
+    const item = queue.getSnapshot().items[0]!;
+    expect(item.progress).toBe(100);
+    const fileId = item.fileId!;
+
+    const [urlCall] = api.calls('POST /api/files/upload-url');
+    const body = urlCall!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ fileId, size: data.length, storageType: 'local', chunkSize: 65536 });
+    expect(body['encryptedSize']).toBe(data.length + 16 * 4);
+    // The relative URL of local storage, resolved against the API's origin.
+    expect(api.storage.requests[0]).toMatchObject({
+      method: 'PUT',
+      url: `https://vault.example/api/files/blob/${fileId}?op=put&sig=abc`,
+    });
+    expect(api.calls('POST /api/files/upload-complete')[0]!.body).toEqual({ fileId });
+
+    const dto = api.active.find((f) => f.id === fileId)!;
+    expect(await decryptFileMetadata(vaultKey, fileId, dto)).toEqual({
+      name: 'Report.pdf',
+      mimeType: 'application/pdf',
+      tags: ['work', 'taxes'],
+    });
+    const fileKey = await unwrapFileKey(vaultKey, fileId, dto.wrappedKey);
+    const plain = await decryptFileBytes(
+      { fileKey, fileId, iv: dto.iv, size: dto.size },
+      api.stored.get(fileId)!,
+    );
+    expect(plain).toEqual(data);
+  });
+
+  it('the completion callback fires 1 second after each success', async () => {
+    const { queue, onUploaded, idle } = await setup();
+    queue.add([fileOf('a.txt', 10, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    const completedAt = Date.now();
+    expect(onUploaded).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(onUploaded).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    expect(Date.now() - completedAt).toBeGreaterThanOrEqual(900);
+    expect(onUploaded.mock.calls[0]![0]).toBe(queue.getSnapshot().items[0]!.fileId);
+  });
+
+  it('S3: the absolute presigned URL is used as it is', async () => {
+    const { api, queue, idle } = await setup();
+    queue.add([fileOf('photo.png', 1000, 'image/png')]);
+    queue.start({ storageType: 's3', tags: [] });
+    await idle();
+    expect(api.storage.requests[0]!.url).toMatch(
+      /^https:\/\/bucket\.s3\.test\/vault\/[0-9a-f-]+\?X-Amz-Signature=abc$/,
+    );
+    expect(queue.getSnapshot().items[0]!.status).toBe('completed');
+  });
+
+  it('Cloudinary: signed fields + file as multipart, no upload-complete and no completing step', async () => {
+    const { api, queue, trail, idle } = await setup();
+    queue.add([fileOf('scan.pdf', 5000, 'application/pdf')]);
+    queue.start({ storageType: 'cloudinary', tags: ['x'] });
+    await idle();
+    expect(trail.get('scan.pdf')).toEqual(['queued', 'encrypting', 'uploading', 'completed']);
+    const body = api.calls('POST /api/files/cloudinary/upload-url')[0]!.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('storageType');
+    expect(api.storage.requests[0]).toMatchObject({
+      method: 'POST',
+      url: CLOUDINARY_URL,
+      fields: { api_key: 'key', signature: 'sig' },
+    });
+    expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
+    expect(api.active).toHaveLength(1);
+  });
+
+  it('refused files are error rows from the start and never sent; the others go one after another', async () => {
+    const { api, queue, idle } = await setup();
+    api.storage.hold();
+    queue.add([
+      fileOf('one.txt', 10, 'text/plain'),
+      fileOf('page.html', 10, 'text/html'),
+      fileOf('two.txt', 10, 'text/plain'),
+    ]);
+    const rows = () => queue.getSnapshot().items.map((i) => [i.name, i.status, i.error ?? null]);
+    expect(rows()).toEqual([
+      ['one.txt', 'queued', null],
+      ['page.html', 'error', 'File type text/html is not allowed'],
+      ['two.txt', 'queued', null],
+    ]);
+    queue.start({ storageType: 'local', tags: [] });
+    await vi.waitFor(() => expect(queue.getSnapshot().items[0]!.status).toBe('uploading'));
+    expect(queue.getSnapshot().items[2]!.status).toBe('queued');
+    expect(queue.getSnapshot().busy).toBe(true);
+    api.storage.release();
+    await idle();
+    expect(rows()).toEqual([
+      ['one.txt', 'completed', null],
+      ['page.html', 'error', 'File type text/html is not allowed'],
+      ['two.txt', 'completed', null],
+    ]);
+    expect(api.calls('POST /api/files/upload-url')).toHaveLength(2);
+    // Finished rows go; the failures that were started are handed back (none here).
+    expect(queue.clearFinished()).toEqual([]);
+    expect(queue.getSnapshot().items).toEqual([]);
+  });
+
+  it("'Upload failed with status {n}' and 'Upload failed' from the storage; the server's message from the API", async () => {
+    const { api, queue, idle } = await setup((a) =>
+      a.fail('POST /api/files/upload-complete', 400, 'The uploaded file does not match its declared size'),
+    );
+    api.storage.fail(500).fail(0);
+    queue.add([
+      fileOf('a.txt', 10, 'text/plain'),
+      fileOf('b.txt', 10, 'text/plain'),
+      fileOf('c.txt', 10, 'text/plain'),
+    ]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(queue.getSnapshot().items.map((i) => i.error)).toEqual([
+      'Upload failed with status 500',
+      'Upload failed',
+      'The uploaded file does not match its declared size',
+    ]);
+    const failed = queue.clearFinished();
+    expect(failed.map((i) => i.name)).toEqual(['a.txt', 'b.txt', 'c.txt']);
+  });
+
+  it('a refused upload-url answer (e.g. 413) is shown with its message', async () => {
+    const { queue, idle } = await setup((a) =>
+      a.fail('POST /api/files/upload-url', 413, 'File size exceeds maximum allowed size of 100MB'),
+    );
+    queue.add([fileOf('a.txt', 10, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(queue.getSnapshot().items[0]).toMatchObject({
+      status: 'error',
+      error: 'File size exceeds maximum allowed size of 100MB',
+    });
+  });
+
+  it('asks for a thumbnail only for the image types', async () => {
+    const { queue, crypto, idle } = await setup();
+    const spy = vi.spyOn(crypto, 'prepareUpload');
+    queue.add([fileOf('a.png', 10, 'image/png'), fileOf('b.pdf', 10, 'application/pdf')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(spy.mock.calls.map((c) => [c[1].name, c[1].thumbnail])).toEqual([
+      ['a.png', true],
+      ['b.pdf', false],
+    ]);
+  });
+
+  it('dispose() (sign-out, lock) aborts the running upload and stops encryption', async () => {
+    const { api, queue, crypto, onUploaded } = await setup();
+    const cancel = vi.spyOn(crypto, 'cancelUploads');
+    api.storage.hold();
+    queue.add([fileOf('a.txt', 10, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await vi.waitFor(() => expect(queue.getSnapshot().items[0]!.status).toBe('uploading'));
+    queue.dispose();
+    expect(cancel).toHaveBeenCalled();
+    expect(queue.getSnapshot().items).toEqual([]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
+    expect(onUploaded).not.toHaveBeenCalled();
+  });
+});
+
+describe('resolveUploadUrl', () => {
+  it('resolves relative URLs against the API origin and keeps absolute ones', () => {
+    expect(resolveUploadUrl('/api/files/blob/x?sig=1', '/api', 'http://localhost:8080')).toBe(
+      'http://localhost:8080/api/files/blob/x?sig=1',
+    );
+    expect(
+      resolveUploadUrl('/api/files/blob/x', 'https://api.example.com/api', 'https://app.example.com'),
+    ).toBe('https://api.example.com/api/files/blob/x');
+    expect(resolveUploadUrl('https://s3.example.com/b/k?sig', '/api', 'https://app.example.com')).toBe(
+      'https://s3.example.com/b/k?sig',
+    );
+    expect(() => resolveUploadUrl('javascript:alert(1)', '/api', 'https://app.example.com')).toThrow();
+  });
+});

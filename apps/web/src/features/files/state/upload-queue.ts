@@ -1,0 +1,285 @@
+import type { FileDto, StorageType } from '@vault/contracts';
+import { isApiError, messageOf, type ApiClient } from '../../../lib/api-client';
+import type { FilesCrypto } from '../../../workers/files-crypto';
+import type { PreparedUpload } from '../../../workers/files-messages';
+import { canHaveThumbnail } from '../../../workers/files-thumbnail';
+import { getCloudinaryUploadUrl } from '../api/cloudinary-upload-url';
+import { completeUpload } from '../api/complete-upload';
+import { createUpload } from '../api/create-upload';
+import { FILE_MESSAGES, resolveMimeType, validateFile } from '../utils/file-rules';
+import { UploadHttpError, resolveUploadUrl, type UploadTransport } from './upload-transport';
+
+/**
+ * Spec section 4, file upload status: encrypting, uploading, completing (storage that is told the
+ * upload finished: local disk and S3), completed, or error. 'queued' is a file chosen in the
+ * dialog and not started yet; a file refused by the checks of spec section 5 is an 'error' from
+ * the start.
+ */
+export type UploadStatus = 'queued' | 'encrypting' | 'uploading' | 'completing' | 'completed' | 'error';
+
+/** Spec section 3, "File upload item": file, progress, status, fileId, error. */
+export interface UploadItem {
+  /** This row's id (the file id exists only once encryption has begun). */
+  key: string;
+  file: File;
+  name: string;
+  size: number;
+  mimeType: string;
+  status: UploadStatus;
+  /** 0 to 100 within the current step (encrypting: bytes sealed; uploading: bytes sent). */
+  progress: number;
+  fileId?: string;
+  error?: string;
+  /** Started by Upload (a refused file never is). */
+  started: boolean;
+  storageType?: StorageType;
+  tags?: string[];
+}
+
+export interface UploadSnapshot {
+  items: readonly UploadItem[];
+  /** Some started file is still queued or in progress. */
+  busy: boolean;
+  /** Every started file has finished (completed or error), and at least one was started. */
+  finished: boolean;
+}
+
+export interface UploadOptions {
+  storageType: StorageType;
+  tags: string[];
+}
+
+export interface UploadQueueOptions {
+  api: ApiClient;
+  crypto: FilesCrypto;
+  transport: UploadTransport;
+  vaultKey: CryptoKey;
+  /** The API base URL (runtime config), for relative upload URLs. */
+  apiBaseUrl: string;
+  pageOrigin?: string;
+  /** Spec section 4: called 1 second after each successful upload (the list is refreshed). */
+  onUploaded?: (fileId: string, file: FileDto | null) => void;
+  /** Delay of onUploaded (spec: 1 s). */
+  completionDelayMs?: number;
+}
+
+/** Spec section 9: 'upload completion callback 1 s'. */
+export const UPLOAD_COMPLETION_DELAY_MS = 1000;
+
+const IN_PROGRESS: ReadonlySet<UploadStatus> = new Set(['encrypting', 'uploading', 'completing']);
+
+let rowCounter = 0;
+
+function isAbort(error: unknown): boolean {
+  return (
+    (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError') ||
+    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'CANCELLED')
+  );
+}
+
+/**
+ * The uploads of one unlocked session. Files are checked when added, then sealed in the files
+ * worker and sent one after another (one file's ciphertext staged at a time), each row moving
+ * through the statuses with a percent. It lives as long as the vault stays unlocked, so closing
+ * the dialog or leaving the page does not stop an upload; locking or signing out does (the
+ * request is aborted, the worker's encryption stopped, staged ciphertext dropped).
+ */
+export class UploadQueue {
+  private items: UploadItem[] = [];
+  private snapshot: UploadSnapshot = { items: [], busy: false, finished: false };
+  private readonly listeners = new Set<() => void>();
+  private processing = false;
+  private disposed = false;
+  private controller: AbortController | null = null;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  readonly vaultKey: CryptoKey;
+  private readonly options: UploadQueueOptions;
+
+  constructor(options: UploadQueueOptions) {
+    this.options = options;
+    this.vaultKey = options.vaultKey;
+  }
+
+  getSnapshot = (): UploadSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private publish(): void {
+    if (this.disposed) return;
+    const started = this.items.filter((i) => i.started);
+    const busy = started.some((i) => i.status === 'queued' || IN_PROGRESS.has(i.status));
+    this.snapshot = { items: [...this.items], busy, finished: started.length > 0 && !busy };
+    this.listeners.forEach((l) => l());
+  }
+
+  private update(key: string, patch: Partial<UploadItem>): void {
+    const index = this.items.findIndex((i) => i.key === key);
+    if (index < 0) return;
+    this.items[index] = { ...this.items[index]!, ...patch };
+    this.publish();
+  }
+
+  /** Adds chosen files: each is checked (spec section 5) and waits as 'queued', or is an 'error' row. */
+  add(files: Iterable<File>): void {
+    if (this.disposed) return;
+    for (const file of files) {
+      const error = validateFile(file);
+      const item: UploadItem = {
+        key: `upload-${++rowCounter}`,
+        file,
+        name: file.name,
+        size: file.size,
+        mimeType: resolveMimeType(file),
+        status: error ? 'error' : 'queued',
+        progress: 0,
+        started: false,
+      };
+      if (error) item.error = error;
+      this.items.push(item);
+    }
+    this.publish();
+  }
+
+  /** Removes a row that is not in progress (a queued file, or a finished one). */
+  remove(key: string): void {
+    const item = this.items.find((i) => i.key === key);
+    if (!item || IN_PROGRESS.has(item.status) || (item.started && item.status === 'queued')) return;
+    this.items = this.items.filter((i) => i.key !== key);
+    this.publish();
+  }
+
+  /** Starts every queued file with the chosen storage and tags (tags are sealed with each file). */
+  start(options: UploadOptions): void {
+    if (this.disposed) return;
+    let any = false;
+    this.items = this.items.map((i) => {
+      if (i.status !== 'queued' || i.started) return i;
+      any = true;
+      return { ...i, started: true, storageType: options.storageType, tags: [...options.tags] };
+    });
+    if (!any) return;
+    this.publish();
+    void this.process();
+  }
+
+  /** Forgets finished rows (and refused ones); returns the started rows that failed. */
+  clearFinished(): UploadItem[] {
+    const failed = this.items.filter((i) => i.started && i.status === 'error');
+    this.items = this.items.filter((i) => i.status !== 'completed' && i.status !== 'error');
+    this.publish();
+    return failed;
+  }
+
+  private async process(): Promise<void> {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      for (;;) {
+        const next = this.items.find((i) => i.started && i.status === 'queued');
+        if (!next || this.disposed) return;
+        await this.uploadOne(next);
+      }
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private async uploadOne(item: UploadItem): Promise<void> {
+    const { api, crypto, transport } = this.options;
+    const storageType = item.storageType ?? 'local';
+    const controller = new AbortController();
+    this.controller = controller;
+    let prepared: PreparedUpload | null = null;
+    let step: 'encrypt' | 'send' = 'encrypt';
+    this.update(item.key, { status: 'encrypting', progress: 0 });
+    try {
+      prepared = await crypto.prepareUpload(
+        this.vaultKey,
+        {
+          file: item.file,
+          name: item.name,
+          mimeType: item.mimeType,
+          tags: item.tags ?? [],
+          thumbnail: canHaveThumbnail(item.mimeType, item.size),
+        },
+        (done, total) => this.update(item.key, { progress: percent(done, total) }),
+      );
+      if (this.disposed) return;
+      step = 'send';
+      const { fields } = prepared;
+      this.update(item.key, { status: 'uploading', progress: 0, fileId: fields.fileId });
+      const onProgress = (sent: number, total: number) =>
+        this.update(item.key, { progress: percent(sent, total) });
+      const origin = this.options.pageOrigin ?? globalThis.location?.origin ?? 'http://localhost';
+      let saved: FileDto | null = null;
+      if (storageType === 'cloudinary') {
+        const signed = await getCloudinaryUploadUrl(api, fields);
+        const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
+        await transport.postForm(url, signed.fields, prepared.ciphertext, onProgress, controller.signal);
+      } else {
+        const signed = await createUpload(api, fields, storageType);
+        const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
+        await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
+        if (this.disposed) return;
+        this.update(item.key, { status: 'completing', progress: 100 });
+        saved = await completeUpload(api, fields.fileId);
+      }
+      if (this.disposed) return;
+      this.update(item.key, { status: 'completed', progress: 100 });
+      this.later(() => this.options.onUploaded?.(fields.fileId, saved));
+    } catch (error) {
+      if (this.disposed || isAbort(error)) return;
+      this.update(item.key, { status: 'error', error: uploadErrorMessage(error, step) });
+    } finally {
+      if (this.controller === controller) this.controller = null;
+      if (prepared) void crypto.releaseUpload(prepared).catch(() => undefined);
+    }
+  }
+
+  private later(fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.disposed) fn();
+    }, this.options.completionDelayMs ?? UPLOAD_COMPLETION_DELAY_MS);
+    this.timers.add(timer);
+  }
+
+  /** Sign-out or lock: the running upload is aborted, encryption stopped, everything forgotten. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.controller?.abort();
+    this.options.crypto.cancelUploads();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.items = [];
+    this.listeners.clear();
+    this.snapshot = { items: [], busy: false, finished: false };
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+}
+
+function percent(done: number, total: number): number {
+  if (total <= 0) return 100;
+  return Math.max(0, Math.min(100, Math.floor((done / total) * 100)));
+}
+
+/** The row's error: the storage's status, the API's message, or the encryption failure. */
+export function uploadErrorMessage(error: unknown, step: 'encrypt' | 'send'): string {
+  if (error instanceof UploadHttpError) return error.message;
+  if (step === 'encrypt') {
+    const reason = error instanceof Error && error.message ? error.message : '';
+    return reason ? `${FILE_MESSAGES.encryptFailed}: ${reason}` : FILE_MESSAGES.encryptFailed;
+  }
+  if (isApiError(error)) {
+    return error.status === 0 ? FILE_MESSAGES.uploadFailed : messageOf(error, FILE_MESSAGES.uploadFailed);
+  }
+  return FILE_MESSAGES.uploadFailed;
+}

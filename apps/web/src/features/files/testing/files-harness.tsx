@@ -1,0 +1,522 @@
+import {
+  createUploadBodySchema,
+  expectedEncryptedSize,
+  fileMetadataSchema,
+  type FileDto,
+  type StorageType,
+  type StorageTypesResponse,
+  type VirusScanResult,
+} from '@vault/contracts';
+import {
+  encryptFileMetadata,
+  encryptThumbnail,
+  encryptedSizeFor,
+  importVaultKey,
+  newItemId,
+  randomBytes,
+} from '@vault/crypto';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
+import { AppProviders, createAppServices, type AppServices } from '../../../app/services';
+import { memoryKeyStore } from '../../../lib/key-store';
+import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
+import { memoryStorage } from '../../../lib/storage';
+import { FakeCryptoService } from '../../../testing/fake-crypto';
+import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
+import { InlineFilesCrypto, type FilesCrypto } from '../../../workers/files-crypto';
+import { FilesCryptoProvider } from '../../../workers/files-crypto-context';
+import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
+import { NotesCryptoProvider } from '../../../workers/notes-crypto-context';
+import { UploadHttpError, type UploadProgress, type UploadTransport } from '../state/upload-transport';
+import { UploadTransportProvider } from '../state/upload-transport-context';
+
+/** A real vault key: a non-extractable AES-256-GCM CryptoKey, as unlocking produces. */
+export function makeVaultKey(): Promise<CryptoKey> {
+  return importVaultKey(randomBytes(32));
+}
+
+export interface SealFileOptions {
+  id?: string;
+  size?: number;
+  uploadedAt?: string;
+  deletedAt?: string | null;
+  virusScanResult?: VirusScanResult;
+  storageType?: StorageType;
+  /** Thumbnail bytes: sealed under the file key and served by GET /files/{id}/optimized. */
+  thumbnail?: Uint8Array;
+}
+
+export interface SealedTestFile {
+  dto: FileDto;
+  encryptedThumbnail?: string;
+}
+
+/** A file record sealed with the real protocol (metadata and, optionally, a thumbnail), as the API returns it. */
+export async function sealFile(
+  key: CryptoKey,
+  plain: { name: string; mimeType?: string; tags?: string[] },
+  options: SealFileOptions = {},
+): Promise<SealedTestFile> {
+  const id = options.id ?? newItemId();
+  const { fileKey, ...sealed } = await encryptFileMetadata(key, id, {
+    name: plain.name,
+    mimeType: plain.mimeType ?? 'text/plain',
+    tags: plain.tags ?? [],
+  });
+  const size = options.size ?? 2048;
+  const scan = options.virusScanResult ?? 'clean';
+  const dto: FileDto = {
+    id,
+    encryptedName: sealed.encryptedName,
+    encryptedMimeType: sealed.encryptedMimeType,
+    encryptedTags: sealed.encryptedTags,
+    wrappedKey: sealed.wrappedKey,
+    iv: '0'.repeat(24),
+    chunkSize: 65536,
+    size,
+    encryptedSize: encryptedSizeFor(size),
+    storageType: options.storageType ?? 'local',
+    uploadedAt: options.uploadedAt ?? '2026-03-01T10:00:00.000Z',
+    deletedAt: options.deletedAt ?? null,
+    virusScanned: scan !== 'pending',
+    virusScanResult: scan,
+    hasThumbnail: options.thumbnail !== undefined,
+  };
+  const out: SealedTestFile = { dto };
+  if (options.thumbnail) out.encryptedThumbnail = await encryptThumbnail(fileKey, id, options.thumbnail);
+  return out;
+}
+
+interface FakeRequest {
+  method: string;
+  path: string;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+interface PendingUpload {
+  body: Record<string, unknown>;
+  storageType: StorageType;
+}
+
+/** Reads a Blob in jsdom (whose Blob has no arrayBuffer()). */
+export function readBlob(blob: Blob): Promise<Uint8Array> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer().then((b) => new Uint8Array(b));
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
+export const CLOUDINARY_URL = 'https://api.cloudinary.test/v1_1/demo/raw/upload';
+
+/**
+ * The files API of the gateway, in memory, at the fetch level, plus the storage the browser
+ * uploads to (`storage`, an UploadTransport). Checks upload bodies against the contract schemas,
+ * like the gateway. Every request is recorded; `fail` scripts an error answer for a route and
+ * `hold` makes a route wait until `release`.
+ */
+export class FakeFilesApi {
+  readonly requests: FakeRequest[] = [];
+  active: FileDto[] = [];
+  deleted: FileDto[] = [];
+  readonly thumbnails = new Map<string, string>();
+  /** Ciphertext received by the storage, by file id. */
+  readonly stored = new Map<string, Uint8Array>();
+  readonly pending = new Map<string, PendingUpload>();
+  storageTypes: StorageTypesResponse = {
+    types: [
+      { type: 'local', label: 'Local storage' },
+      { type: 's3', label: 'S3 / R2' },
+    ],
+    default: 'local',
+  };
+  /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */
+  emptyTrashAnswersCount = false;
+  private readonly failures = new Map<string, { status: number; error: string; times: number }>();
+  private readonly holds = new Map<string, Array<() => void>>();
+  private readonly holding = new Set<string>();
+  private clock = Date.parse('2026-07-01T09:00:00.000Z');
+  readonly storage: FakeStorage;
+
+  constructor(active: SealedTestFile[] = [], deleted: SealedTestFile[] = []) {
+    for (const f of [...active, ...deleted]) {
+      if (f.encryptedThumbnail) this.thumbnails.set(f.dto.id, f.encryptedThumbnail);
+    }
+    this.active = active.map((f) => f.dto);
+    this.deleted = deleted.map((f) => f.dto);
+    this.storage = new FakeStorage(this);
+  }
+
+  fail(route: string, status: number, error: string, times = 1): this {
+    this.failures.set(route, { status, error, times });
+    return this;
+  }
+
+  hold(route: string): this {
+    this.holding.add(route);
+    return this;
+  }
+
+  release(route: string): void {
+    this.holding.delete(route);
+    const waiting = this.holds.get(route) ?? [];
+    this.holds.delete(route);
+    waiting.forEach((go) => go());
+  }
+
+  calls(route: string): FakeRequest[] {
+    return this.requests.filter((r) => `${r.method} ${filesRouteOf(r.path)}` === route);
+  }
+
+  private now(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString();
+  }
+
+  /** A file the storage has received (and, for local and S3, that upload-complete has confirmed). */
+  activate(fileId: string): FileDto | null {
+    const pending = this.pending.get(fileId);
+    const bytes = this.stored.get(fileId);
+    if (!pending || !bytes) return null;
+    const b = pending.body;
+    if (bytes.length !== b['encryptedSize']) return null;
+    this.pending.delete(fileId);
+    const dto: FileDto = {
+      id: fileId,
+      encryptedName: String(b['encryptedName']),
+      encryptedMimeType: String(b['encryptedMimeType']),
+      encryptedTags: String(b['encryptedTags']),
+      wrappedKey: String(b['wrappedKey']),
+      iv: String(b['iv']),
+      chunkSize: Number(b['chunkSize']),
+      size: Number(b['size']),
+      encryptedSize: Number(b['encryptedSize']),
+      storageType: pending.storageType,
+      uploadedAt: this.now(),
+      deletedAt: null,
+      virusScanned: false,
+      virusScanResult: 'pending',
+      hasThumbnail: typeof b['encryptedThumbnail'] === 'string',
+    };
+    if (typeof b['encryptedThumbnail'] === 'string') this.thumbnails.set(fileId, b['encryptedThumbnail']);
+    this.active.push(dto);
+    return dto;
+  }
+
+  fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = Object.fromEntries(
+      Object.entries((init.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
+        k.toLowerCase(),
+        v,
+      ]),
+    );
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const req = { method, path: url.pathname, body, headers };
+    this.requests.push(req);
+    const route = `${method} ${filesRouteOf(url.pathname)}`;
+    if (this.holding.has(route)) {
+      await new Promise<void>((resolve) => {
+        const list = this.holds.get(route) ?? [];
+        list.push(resolve);
+        this.holds.set(route, list);
+      });
+    }
+    const failure = this.failures.get(route);
+    if (failure && failure.times > 0) {
+      failure.times--;
+      return json(failure.status, { error: failure.error });
+    }
+    return this.handle(route, req);
+  };
+
+  private handle(route: string, req: FakeRequest): Response {
+    const id = req.path.split('/')[3] ?? '';
+    const byId = (list: FileDto[]) => list.find((f) => f.id === id);
+    switch (route) {
+      case 'GET /api/auth/me':
+        return json(200, { user: TEST_USER, vault: TEST_VAULT });
+      case 'GET /api/files/storage-types':
+        return json(200, this.storageTypes);
+      case 'GET /api/files':
+        return json(200, {
+          files: [...this.active].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt)),
+        });
+      case 'GET /api/files/deleted':
+        return json(200, {
+          files: [...this.deleted].sort((a, b) => (b.deletedAt ?? '').localeCompare(a.deletedAt ?? '')),
+        });
+      case 'GET /api/files/counts':
+        return json(200, {
+          active: this.active.length,
+          deleted: this.deleted.length,
+          bytes: this.active.reduce((n, f) => n + f.size, 0),
+        });
+      case 'POST /api/files/upload-url': {
+        const parsed = createUploadBodySchema.safeParse(req.body);
+        if (!parsed.success) return json(400, { error: parsed.error.issues[0]?.message ?? 'Invalid body' });
+        if (parsed.data.encryptedSize !== expectedEncryptedSize(parsed.data.size, parsed.data.chunkSize)) {
+          return json(400, { error: 'encryptedSize mismatch' });
+        }
+        const fileId = parsed.data.fileId;
+        this.pending.set(fileId, {
+          body: req.body as Record<string, unknown>,
+          storageType: parsed.data.storageType,
+        });
+        return json(200, {
+          fileId,
+          uploadUrl:
+            parsed.data.storageType === 's3'
+              ? `https://bucket.s3.test/vault/${fileId}?X-Amz-Signature=abc`
+              : `/api/files/blob/${fileId}?op=put&sig=abc`,
+          expiresAt: new Date(this.clock + 300_000).toISOString(),
+        });
+      }
+      case 'POST /api/files/cloudinary/upload-url': {
+        const parsed = fileMetadataSchema.safeParse(req.body);
+        if (!parsed.success) return json(400, { error: parsed.error.issues[0]?.message ?? 'Invalid body' });
+        this.pending.set(parsed.data.fileId, {
+          body: req.body as Record<string, unknown>,
+          storageType: 'cloudinary',
+        });
+        return json(200, {
+          fileId: parsed.data.fileId,
+          uploadUrl: CLOUDINARY_URL,
+          fields: {
+            api_key: 'key',
+            timestamp: '1700000000',
+            signature: 'sig',
+            public_id: parsed.data.fileId,
+          },
+          expiresAt: new Date(this.clock + 300_000).toISOString(),
+        });
+      }
+      case 'POST /api/files/upload-complete': {
+        const fileId = String((req.body as { fileId?: unknown })?.fileId ?? '');
+        if (!this.pending.has(fileId)) return json(404, { error: 'File not found' });
+        const file = this.activate(fileId);
+        if (!file) return json(400, { error: 'The uploaded file does not match its declared size' });
+        return json(200, { file });
+      }
+      case 'GET /api/files/:id/optimized': {
+        const sealed = byId(this.active) ? this.thumbnails.get(id) : undefined;
+        return sealed ? json(200, { encryptedThumbnail: sealed }) : json(404, { error: 'Not found' });
+      }
+      case 'DELETE /api/files/:id': {
+        const file = byId(this.active);
+        if (!file) return json(404, { error: 'File not found' });
+        this.active = this.active.filter((f) => f.id !== id);
+        this.deleted.push({ ...file, deletedAt: this.now() });
+        return json(204);
+      }
+      case 'POST /api/files/:id/restore': {
+        const file = byId(this.deleted);
+        if (!file) return json(404, { error: 'File not found' });
+        this.deleted = this.deleted.filter((f) => f.id !== id);
+        const restored = { ...file, deletedAt: null };
+        this.active.push(restored);
+        return json(200, { file: restored });
+      }
+      case 'DELETE /api/files/:id/permanent': {
+        if (!byId(this.deleted)) return json(404, { error: 'File not found' });
+        this.deleted = this.deleted.filter((f) => f.id !== id);
+        return json(204);
+      }
+      case 'DELETE /api/files/trash': {
+        const n = this.deleted.length;
+        this.deleted = [];
+        return this.emptyTrashAnswersCount ? json(200, { deleted: n }) : json(204);
+      }
+      default:
+        return json(404, { error: 'Not found', code: 'NOT_FOUND' });
+    }
+  }
+}
+
+interface StorageRequest {
+  method: 'PUT' | 'POST';
+  url: string;
+  fields?: Record<string, string>;
+  size: number;
+}
+
+/**
+ * The object storage the browser uploads to: records each request, reports progress in two
+ * steps (half, then all), stores the bytes in the fake API. `hold()` stops after the first
+ * progress event until `release()`; `fail(status)` answers the next upload with that status.
+ */
+export class FakeStorage implements UploadTransport {
+  readonly requests: StorageRequest[] = [];
+  private failures: number[] = [];
+  private holding = false;
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly api: FakeFilesApi) {}
+
+  fail(status: number): this {
+    this.failures.push(status);
+    return this;
+  }
+
+  hold(): this {
+    this.holding = true;
+    return this;
+  }
+
+  release(): void {
+    this.holding = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    waiting.forEach((go) => go());
+  }
+
+  private async receive(
+    req: StorageRequest,
+    fileId: string,
+    body: Blob,
+    onProgress: UploadProgress,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.requests.push(req);
+    onProgress(Math.floor(body.size / 2), body.size);
+    if (this.holding) {
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push(resolve);
+        signal.addEventListener('abort', () => {
+          const error = new Error('aborted');
+          error.name = 'AbortError';
+          reject(error);
+        });
+      });
+    }
+    const status = this.failures.shift();
+    if (status !== undefined) throw new UploadHttpError(status);
+    this.api.stored.set(fileId, await readBlob(body));
+    onProgress(body.size, body.size);
+  }
+
+  put = async (url: string, body: Blob, onProgress: UploadProgress, signal: AbortSignal) => {
+    const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+    await this.receive({ method: 'PUT', url, size: body.size }, fileId, body, onProgress, signal);
+  };
+
+  postForm = async (
+    url: string,
+    fields: Readonly<Record<string, string>>,
+    file: Blob,
+    onProgress: UploadProgress,
+    signal: AbortSignal,
+  ) => {
+    const fileId = fields['public_id'] ?? '';
+    await this.receive(
+      { method: 'POST', url, fields: { ...fields }, size: file.size },
+      fileId,
+      file,
+      onProgress,
+      signal,
+    );
+    // Cloudinary has no upload-complete: the server learns of the upload from the storage.
+    this.api.activate(fileId);
+  };
+}
+
+/** `/api/files/<uuid>/restore` → `/api/files/:id/restore` (the fixed names stay). */
+export function filesRouteOf(path: string): string {
+  const parts = path.split('/');
+  if (
+    parts[1] === 'api' &&
+    parts[2] === 'files' &&
+    parts[3] &&
+    ![
+      'counts',
+      'deleted',
+      'trash',
+      'storage-types',
+      'upload-url',
+      'upload-complete',
+      'cloudinary',
+      'blob',
+    ].includes(parts[3])
+  ) {
+    parts[3] = ':id';
+  }
+  return parts.join('/');
+}
+
+/** One fetch for the files API and, when given, another API for everything else (the notes). */
+export function combinedFetch(files: FakeFilesApi, other?: { fetch: typeof fetch }): typeof fetch {
+  return (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
+    if (url.pathname.startsWith('/api/files') || !other) return files.fetch(input, init);
+    return other.fetch(input, init);
+  };
+}
+
+export interface RenderFilesOptions {
+  path?: string;
+  api?: FakeFilesApi;
+  /** Another fake API for the rest (e.g. FakeNotesApi for the trash). */
+  otherApi?: { fetch: typeof fetch };
+  vaultKey?: CryptoKey;
+  filesCrypto?: FilesCrypto;
+  transport?: UploadTransport;
+  advanceTimers?: (ms: number) => unknown;
+}
+
+/**
+ * Renders files screens signed in and unlocked with a real vault key, over the fake files API,
+ * with the real files crypto in-thread (jsdom has no Worker) and the fake storage.
+ */
+export async function renderFiles(routes: RouteObject[], options: RenderFilesOptions = {}) {
+  const api = options.api ?? new FakeFilesApi();
+  const vaultKey = options.vaultKey ?? (await makeVaultKey());
+  const services: AppServices = createAppServices({
+    config: DEFAULT_RUNTIME_CONFIG,
+    storage: memoryStorage(),
+    keyStore: memoryKeyStore(),
+    crypto: new FakeCryptoService(),
+    fetch: combinedFetch(api, options.otherApi),
+  });
+  await services.session.signIn({ user: TEST_USER, access: fakeJwt(), vaultKey, stayUnlocked: false });
+  const filesCrypto = options.filesCrypto ?? new InlineFilesCrypto();
+  const transport = options.transport ?? api.storage;
+  const notesCrypto = new InlineNotesCrypto();
+  const router = createMemoryRouter(routes, { initialEntries: [options.path ?? routes[0]?.path ?? '/'] });
+  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  const view = render(
+    <Providers services={services} filesCrypto={filesCrypto} transport={transport} notesCrypto={notesCrypto}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, api, services, router, user, vaultKey, filesCrypto, transport };
+}
+
+function Providers({
+  services,
+  filesCrypto,
+  transport,
+  notesCrypto,
+  children,
+}: {
+  services: AppServices;
+  filesCrypto: FilesCrypto;
+  transport: UploadTransport;
+  notesCrypto: NotesCrypto;
+  children: ReactNode;
+}) {
+  return (
+    <AppProviders services={services}>
+      <NotesCryptoProvider service={notesCrypto}>
+        <FilesCryptoProvider service={filesCrypto}>
+          <UploadTransportProvider transport={transport}>{children}</UploadTransportProvider>
+        </FilesCryptoProvider>
+      </NotesCryptoProvider>
+    </AppProviders>
+  );
+}
