@@ -11,6 +11,7 @@ import { connectRedis } from './redis/redis.provider';
 import { registerSecurityHeaders } from './security/security-headers';
 import { registerSpa, resolveWebRoot } from './static/spa';
 import { registerJsonBodyParser } from './validation/json-body.parser';
+import { registerStreamedBodies } from './validation/streamed-body.parser';
 
 /**
  * TRUST_PROXY=true trusts exactly the peer that connects (the proxy), so the client IP is
@@ -85,14 +86,19 @@ async function configure(
       origin: config.corsOrigins,
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['content-type', 'authorization', 'x-request-id'],
-      exposedHeaders: ['x-request-id', 'retry-after'],
+      allowedHeaders: ['content-type', 'authorization', 'x-request-id', 'range'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'content-range', 'accept-ranges'],
       maxAge: 600,
     });
   }
   registerRequestLogging(fastify);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
-  await registerSecurityHeaders(fastify);
+  registerStreamedBodies(fastify);
+  await registerSecurityHeaders(fastify, {
+    connectOrigins: [config.storageOrigins.s3, config.storageOrigins.cloudinaryUpload].filter(
+      (origin): origin is string => origin !== undefined,
+    ),
+  });
   if (config.serveStatic) await registerSpa(fastify, resolveWebRoot(config.webRoot, logger));
   setupOpenApi(app);
   await app.init();

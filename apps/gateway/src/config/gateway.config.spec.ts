@@ -11,11 +11,13 @@ describe('loadGatewayConfig', () => {
       port: 8080,
       auth: { host: '127.0.0.1', port: 4001 },
       notes: { host: '127.0.0.1', port: 4002 },
+      files: { host: '127.0.0.1', port: 4003, httpUrl: 'http://127.0.0.1:4013' },
+      storageOrigins: {},
       serveStatic: true,
       trustProxy: false,
       corsOrigins: [],
       cookieSecure: 'auto',
-      rateLimit: { authPerMinute: 30, apiPerMinute: 600 },
+      rateLimit: { authPerMinute: 30, apiPerMinute: 600, blobPerMinute: 600 },
       bodyLimitBytes: 1_153_434,
       rpc: { transport: 'tcp', timeoutMs: 10_000 },
       redis: { url: 'redis://127.0.0.1:6379', prefix: 'vault:' },
@@ -33,6 +35,49 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, NOTES_RPC_PORT: '0' })).toThrow(
       /NOTES_RPC_PORT/,
     );
+  });
+
+  it('reads where the files service listens: FILES_RPC_HOST / FILES_RPC_PORT and FILES_HTTP_URL', () => {
+    const config = loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicPem,
+      FILES_RPC_HOST: 'files',
+      FILES_RPC_PORT: '5003',
+      FILES_HTTP_URL: 'http://files:4013/',
+    });
+    expect(config.files).toEqual({ host: 'files', port: 5003, httpUrl: 'http://files:4013' });
+  });
+
+  it.each([
+    ['a path', 'http://files:4013/api'],
+    ['a query', 'http://files:4013?x=1'],
+    ['another scheme', 'ftp://files:4013'],
+    ['no URL at all', 'files:4013'],
+    ['credentials', 'http://user:pw@files:4013'],
+  ])('refuses a FILES_HTTP_URL with %s', (_label, value) => {
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, FILES_HTTP_URL: value })).toThrow(
+      /FILES_HTTP_URL/,
+    );
+  });
+
+  it('keeps only the origin of S3_PUBLIC_ENDPOINT and CLOUDINARY_UPLOAD_ORIGIN (for the CSP)', () => {
+    const config = loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicPem,
+      S3_PUBLIC_ENDPOINT: 'https://s3.example.com:9000/vault-files',
+      CLOUDINARY_UPLOAD_ORIGIN: 'https://api.cloudinary.com',
+    });
+    expect(config.storageOrigins).toEqual({
+      s3: 'https://s3.example.com:9000',
+      cloudinaryUpload: 'https://api.cloudinary.com',
+    });
+    expect(loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, S3_PUBLIC_ENDPOINT: ' ' }).storageOrigins).toEqual(
+      {},
+    );
+    expect(() =>
+      loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, S3_PUBLIC_ENDPOINT: "https://x.com 'unsafe-eval'" }),
+    ).toThrow(/S3_PUBLIC_ENDPOINT: not an http\(s\) URL/);
+    expect(() =>
+      loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, CLOUDINARY_UPLOAD_ORIGIN: 'javascript:alert(1)' }),
+    ).toThrow(/CLOUDINARY_UPLOAD_ORIGIN/);
   });
 
   it('accepts a PEM written on one line with literal \\n', () => {

@@ -66,6 +66,34 @@ const corsOrigins = z
     return origins;
   });
 
+/**
+ * An http(s) URL reduced to its origin (`scheme://host[:port]`), or undefined when unset. With
+ * `originOnly`, a path, query or fragment is refused rather than dropped.
+ */
+const originOf = (originOnly: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): string | undefined => {
+      const value = v?.trim();
+      if (!value) return undefined;
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(value);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password) {
+        ctx.addIssue({ code: 'custom', message: `not an http(s) URL: ${value}` });
+        return z.NEVER;
+      }
+      if (originOnly && (parsed.pathname !== '/' || parsed.search || parsed.hash)) {
+        ctx.addIssue({ code: 'custom', message: `must be scheme://host[:port] without a path: ${value}` });
+        return z.NEVER;
+      }
+      return parsed.origin;
+    });
+
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_PORT: int(8080, 0, 65535),
@@ -73,6 +101,11 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   AUTH_RPC_PORT: int(DEFAULT_RPC_PORTS.auth, 1, 65535),
   NOTES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   NOTES_RPC_PORT: int(DEFAULT_RPC_PORTS.notes, 1, 65535),
+  FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  FILES_RPC_PORT: int(DEFAULT_RPC_PORTS.files, 1, 65535),
+  FILES_HTTP_URL: originOf(true).transform((v) => v ?? 'http://127.0.0.1:4013'),
+  S3_PUBLIC_ENDPOINT: originOf(false),
+  CLOUDINARY_UPLOAD_ORIGIN: originOf(false),
   WEB_ROOT: z
     .string()
     .optional()
@@ -83,6 +116,7 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   RATE_LIMIT_AUTH_PER_MINUTE: int(30, 1, 1_000_000),
   RATE_LIMIT_API_PER_MINUTE: int(600, 1, 1_000_000),
+  RATE_LIMIT_BLOB_PER_MINUTE: int(600, 1, 1_000_000),
   BODY_LIMIT_BYTES: int(1_153_434, 1024, 1024 * 1024 * 1024),
   RPC_TIMEOUT_MS: int(10_000, 100, 600_000),
   WEB_INACTIVITY_TIMEOUT_MS: int(600_000, 1_000, 86_400_000),
@@ -101,6 +135,13 @@ export interface GatewayConfig {
   rpc: { transport: 'tcp' | 'nats'; natsUrl: string; timeoutMs: number };
   auth: { host: string; port: number };
   notes: { host: string; port: number };
+  /** The files service: its RPC address, and its HTTP listener (blob route) as an origin. */
+  files: { host: string; port: number; httpUrl: string };
+  /**
+   * Origins the web app talks to directly besides this one (CSP `connect-src`): the S3 endpoint
+   * of presigned PUT/GET URLs and Cloudinary's upload API. Unset: not allowed.
+   */
+  storageOrigins: { s3?: string; cloudinaryUpload?: string };
   /** SPKI PEM of the Ed25519 key that verifies access tokens. */
   jwtPublicKey: string;
   /** Folder of the built web app; undefined means the built-in placeholder page. */
@@ -110,7 +151,7 @@ export interface GatewayConfig {
   trustProxy: false | true | string[];
   corsOrigins: string[];
   cookieSecure: CookieSecureMode;
-  rateLimit: { authPerMinute: number; apiPerMinute: number };
+  rateLimit: { authPerMinute: number; apiPerMinute: number; blobPerMinute: number };
   bodyLimitBytes: number;
   /** What the web app reads from GET /env-config.js (routes/web-config). */
   web: { inactivityTimeoutMs: number; inactivityWarningMs: number };
@@ -173,13 +214,22 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     rpc: { transport: e.RPC_TRANSPORT, natsUrl: e.NATS_URL, timeoutMs: e.RPC_TIMEOUT_MS },
     auth: { host: e.AUTH_RPC_HOST, port: e.AUTH_RPC_PORT },
     notes: { host: e.NOTES_RPC_HOST, port: e.NOTES_RPC_PORT },
+    files: { host: e.FILES_RPC_HOST, port: e.FILES_RPC_PORT, httpUrl: e.FILES_HTTP_URL },
+    storageOrigins: {
+      ...(e.S3_PUBLIC_ENDPOINT ? { s3: e.S3_PUBLIC_ENDPOINT } : {}),
+      ...(e.CLOUDINARY_UPLOAD_ORIGIN ? { cloudinaryUpload: e.CLOUDINARY_UPLOAD_ORIGIN } : {}),
+    },
     jwtPublicKey,
     webRoot: e.WEB_ROOT,
     serveStatic: e.SERVE_STATIC,
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,
     cookieSecure: e.COOKIE_SECURE,
-    rateLimit: { authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE, apiPerMinute: e.RATE_LIMIT_API_PER_MINUTE },
+    rateLimit: {
+      authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+      apiPerMinute: e.RATE_LIMIT_API_PER_MINUTE,
+      blobPerMinute: e.RATE_LIMIT_BLOB_PER_MINUTE,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     web: {
       inactivityTimeoutMs: e.WEB_INACTIVITY_TIMEOUT_MS,

@@ -26,13 +26,7 @@ export class RateLimitGuard implements CanActivate {
       ]) ?? 'api';
     if (bucket === 'none') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const [key, limit] =
-      bucket === 'auth'
-        ? [`ip:${request.ip}`, this.config.rateLimit.authPerMinute]
-        : [
-            request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`,
-            this.config.rateLimit.apiPerMinute,
-          ];
+    const [key, limit] = this.keyAndLimit(bucket, request);
     let verdict;
     try {
       verdict = await this.limiter.hit(`gw-${bucket}`, key, limit);
@@ -43,5 +37,19 @@ export class RateLimitGuard implements CanActivate {
       throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: verdict.retryAfterSeconds });
     }
     return true;
+  }
+
+  private keyAndLimit(bucket: Exclude<RateLimitBucket, 'none'>, request: FastifyRequest): [string, number] {
+    switch (bucket) {
+      case 'auth':
+        return [`ip:${request.ip}`, this.config.rateLimit.authPerMinute];
+      case 'blob':
+        return [`ip:${request.ip}`, this.config.rateLimit.blobPerMinute];
+      default:
+        return [
+          request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`,
+          this.config.rateLimit.apiPerMinute,
+        ];
+    }
   }
 }

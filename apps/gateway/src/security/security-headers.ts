@@ -2,36 +2,63 @@ import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Security headers on every answer (API, web app, docs). The CSP allows nothing but this
- * origin: no inline script or style, no eval, no third-party hosts. `blob:` workers and
- * images are what the web app's crypto Worker and file previews need. `'wasm-unsafe-eval'`
- * lets the Worker compile Argon2id's WebAssembly (hash-wasm): without it Chromium refuses
- * `WebAssembly.compile` under `script-src 'self'`. It allows WebAssembly only, never eval.
+ * Security headers on every answer (API, web app, docs). The CSP allows this origin and nothing
+ * else by default: no inline script or style, no eval, no third-party hosts.
+ *
+ * - `'wasm-unsafe-eval'` lets the crypto Worker compile Argon2id's WebAssembly (hash-wasm; pdf.js
+ *   decoders too): without it Chromium refuses `WebAssembly.compile` under `script-src 'self'`. It
+ *   allows WebAssembly only, never eval.
+ * - `blob:` is where decrypted files live in the browser, and only there: images (`img-src`),
+ *   video and audio (`media-src`), the browser's own PDF viewer in an iframe of the object URL
+ *   (`frame-src`; checked in Chromium: the viewer loads with `object-src 'none'` kept), and
+ *   Workers. No same-origin media or frames are needed, so those two directives name `blob:` only.
+ * - `connect-src` adds the storage origins the browser reaches directly when configured: the S3
+ *   endpoint of presigned PUT/GET URLs and Cloudinary's upload API (`storageOrigins` in the config).
  */
-export const CSP_DIRECTIVES: Record<string, string[]> = {
-  'default-src': ["'self'"],
-  'script-src': ["'self'", "'wasm-unsafe-eval'"],
-  'style-src': ["'self'"],
-  'img-src': ["'self'", 'data:', 'blob:'],
-  'font-src': ["'self'"],
-  'connect-src': ["'self'"],
-  'worker-src': ["'self'", 'blob:'],
-  'object-src': ["'none'"],
-  'base-uri': ["'self'"],
-  'form-action': ["'self'"],
-  'frame-ancestors': ["'none'"],
-};
+export interface CspOptions {
+  /** Origins (`scheme://host[:port]`) the web app may fetch from besides this one. */
+  connectOrigins?: readonly string[];
+}
+
+export function cspDirectives(options: CspOptions = {}): Record<string, string[]> {
+  const extra = [...new Set(options.connectOrigins ?? [])];
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'media-src': ['blob:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", ...extra],
+    'worker-src': ["'self'", 'blob:'],
+    'frame-src': ['blob:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+}
+
+/** The CSP of a deployment with no direct storage origins (local disk, or S3 behind the gateway). */
+export const CSP_DIRECTIVES: Record<string, string[]> = cspDirectives();
 
 /**
  * Swagger UI's page carries inline <style> blocks and sets style attributes, so the docs
- * (and only the docs) may use inline styles. Scripts stay 'self' only.
+ * (and only the docs) may use inline styles. Scripts stay 'self' only; the docs fetch nothing
+ * but this origin and show no media or frames.
  */
-export const DOCS_CSP_DIRECTIVES: Record<string, string[]> = {
-  ...CSP_DIRECTIVES,
-  'script-src': ["'self'"],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:'],
-};
+export function docsCspDirectives(): Record<string, string[]> {
+  return {
+    ...cspDirectives(),
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'media-src': ["'none'"],
+    'frame-src': ["'none'"],
+  };
+}
+
+export const DOCS_CSP_DIRECTIVES: Record<string, string[]> = docsCspDirectives();
 
 export const DOCS_PATH = '/api/docs';
 
@@ -43,17 +70,19 @@ export function cspString(directives: Record<string, string[]>): string {
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
-export const HELMET_OPTIONS: FastifyHelmetOptions = {
-  global: true,
-  contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
-  crossOriginEmbedderPolicy: false,
-  crossOriginOpenerPolicy: { policy: 'same-origin' },
-  crossOriginResourcePolicy: { policy: 'same-origin' },
-  referrerPolicy: { policy: 'no-referrer' },
-  strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
-  xFrameOptions: { action: 'deny' },
-  xContentTypeOptions: true,
-};
+export function helmetOptions(csp: CspOptions = {}): FastifyHelmetOptions {
+  return {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(csp) },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    xFrameOptions: { action: 'deny' },
+    xContentTypeOptions: true,
+  };
+}
 
 const DOCS_CSP = cspString(DOCS_CSP_DIRECTIVES);
 
@@ -65,8 +94,8 @@ function isDocsPath(url: string): boolean {
   return url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`) || url.startsWith(`${DOCS_PATH}?`);
 }
 
-export async function registerSecurityHeaders(fastify: FastifyInstance): Promise<void> {
-  await fastify.register(helmet, HELMET_OPTIONS);
+export async function registerSecurityHeaders(fastify: FastifyInstance, csp: CspOptions = {}): Promise<void> {
+  await fastify.register(helmet, helmetOptions(csp));
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
     if (isDocsPath(request.url)) reply.header('content-security-policy', DOCS_CSP);

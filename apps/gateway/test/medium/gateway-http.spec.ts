@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { clientAddress, startGateway, type GatewayHarness } from './support/gateway-harness';
 
 const CSP =
-  "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self';img-src 'self' data: blob:;font-src 'self';" +
-  "connect-src 'self';worker-src 'self' blob:;object-src 'none';base-uri 'self';form-action 'self';" +
-  "frame-ancestors 'none'";
+  "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self';img-src 'self' data: blob:;" +
+  "media-src blob:;font-src 'self';connect-src 'self';worker-src 'self' blob:;frame-src blob:;" +
+  "object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
 
 const LOGIN_BODY = { identifier: 'alice', authKey: 'a'.repeat(64) };
 

@@ -51,6 +51,10 @@ export interface HarnessOptions {
   authPort?: number;
   /** Port of the notes RPC; by default a free port where nothing listens. */
   notesPort?: number;
+  /** Port of the files RPC; by default a free port where nothing listens. */
+  filesPort?: number;
+  /** The files service's HTTP listener (blob route); by default a free port where nothing listens. */
+  filesHttpUrl?: string;
 }
 
 /** Boots the real gateway in-process against real Redis (a private key prefix). */
@@ -70,6 +74,8 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
     REDIS_PREFIX: redis.prefix,
     AUTH_RPC_PORT: String(options.authPort ?? (await freePort())),
     NOTES_RPC_PORT: String(options.notesPort ?? (await freePort())),
+    FILES_RPC_PORT: String(options.filesPort ?? (await freePort())),
+    FILES_HTTP_URL: options.filesHttpUrl ?? `http://127.0.0.1:${await freePort()}`,
     RPC_TIMEOUT_MS: '3000',
     ...options.env,
   });
