@@ -1,13 +1,14 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
+import { FilesRoute } from '../features/files/components/files-page';
 import { VaultPage } from '../features/notes/components/vault-page';
 import { SettingsPage } from '../features/settings/components/settings-page';
 import { TrashPage } from '../features/trash/components/trash-page';
 import { VaultLayout } from './layouts/vault-layout';
 import { AdminGate, AdminLoginPage } from './routes/admin';
 import { ProtectedRoute, PublicOnlyRoute } from './routes/guards';
-import { FilesPage, TestingPage } from './routes/placeholders';
+import { TestingPage } from './routes/placeholders';
 import { RecoveryPage } from './routes/recovery';
 import { RootRoute } from './routes/root';
 import { RouteError } from './routes/route-error';
@@ -33,7 +34,7 @@ export const routes: RouteObject[] = [
             element: <VaultLayout />,
             children: [
               { path: 'vault', element: <VaultPage /> },
-              { path: 'files', element: <FilesPage /> },
+              { path: 'files', element: <FilesRoute /> },
               { path: 'trash', element: <TrashPage /> },
               { path: 'settings', element: <SettingsPage /> },
               { path: 'testing', element: <TestingPage /> },

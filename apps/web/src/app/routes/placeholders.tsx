@@ -1,22 +1,7 @@
 import { EmptyState } from '../../components/empty-state';
-import { FlaskIcon, FolderIcon } from '../../components/icons';
+import { FlaskIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { useDocumentTitle } from '../../lib/use-document-title';
-
-/** /files: the Encrypted File Vault arrives with the files milestone. */
-export function FilesPage() {
-  useDocumentTitle('File Vault');
-  return (
-    <div className="page">
-      <PageHeader title="File Vault" description="End-to-end encrypted file storage." />
-      <section className="panel">
-        <EmptyState icon={<FolderIcon width={32} height={32} />} title="File storage is not available yet">
-          <p>Encrypted uploads, previews and downloads arrive in a later release.</p>
-        </EmptyState>
-      </section>
-    </div>
-  );
-}
 
 /** /testing: the test-runner dashboard arrives in a later milestone. */
 export function TestingPage() {

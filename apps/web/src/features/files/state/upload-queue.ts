@@ -42,6 +42,8 @@ export interface UploadSnapshot {
   busy: boolean;
   /** Every started file has finished (completed or error), and at least one was started. */
   finished: boolean;
+  /** Started files that failed, kept after their rows were cleared (the page lists them). */
+  failures: readonly UploadItem[];
 }
 
 export interface UploadOptions {
@@ -86,7 +88,8 @@ function isAbort(error: unknown): boolean {
  */
 export class UploadQueue {
   private items: UploadItem[] = [];
-  private snapshot: UploadSnapshot = { items: [], busy: false, finished: false };
+  private failures: UploadItem[] = [];
+  private snapshot: UploadSnapshot = { items: [], busy: false, finished: false, failures: [] };
   private readonly listeners = new Set<() => void>();
   private processing = false;
   private disposed = false;
@@ -112,7 +115,12 @@ export class UploadQueue {
     if (this.disposed) return;
     const started = this.items.filter((i) => i.started);
     const busy = started.some((i) => i.status === 'queued' || IN_PROGRESS.has(i.status));
-    this.snapshot = { items: [...this.items], busy, finished: started.length > 0 && !busy };
+    this.snapshot = {
+      items: [...this.items],
+      busy,
+      finished: started.length > 0 && !busy,
+      failures: this.failures,
+    };
     this.listeners.forEach((l) => l());
   }
 
@@ -166,12 +174,26 @@ export class UploadQueue {
     void this.process();
   }
 
-  /** Forgets finished rows (and refused ones); returns the started rows that failed. */
+  /**
+   * Forgets finished rows (and refused ones) once nothing is running; the started rows that
+   * failed move to `failures`. Returns them.
+   */
   clearFinished(): UploadItem[] {
+    if (this.snapshot.busy) return [];
     const failed = this.items.filter((i) => i.started && i.status === 'error');
-    this.items = this.items.filter((i) => i.status !== 'completed' && i.status !== 'error');
+    const kept = this.items.filter((i) => i.status !== 'completed' && i.status !== 'error');
+    if (kept.length === this.items.length) return [];
+    this.items = kept;
+    if (failed.length > 0) this.failures = [...this.failures, ...failed];
     this.publish();
     return failed;
+  }
+
+  /** The page's list of failed uploads was dismissed (or a new round begins). */
+  dismissFailures(): void {
+    if (this.failures.length === 0) return;
+    this.failures = [];
+    this.publish();
   }
 
   private async process(): Promise<void> {
@@ -258,7 +280,8 @@ export class UploadQueue {
     this.timers.clear();
     this.items = [];
     this.listeners.clear();
-    this.snapshot = { items: [], busy: false, finished: false };
+    this.failures = [];
+    this.snapshot = { items: [], busy: false, finished: false, failures: [] };
   }
 
   get isDisposed(): boolean {

@@ -50,7 +50,12 @@ export function useUploadQueue(): UploadQueue | null {
   );
 }
 
-const EMPTY_UPLOADS: UploadSnapshot = Object.freeze({ items: [], busy: false, finished: false });
+const EMPTY_UPLOADS: UploadSnapshot = Object.freeze({
+  items: [],
+  busy: false,
+  finished: false,
+  failures: [],
+});
 const emptyUploads = () => EMPTY_UPLOADS;
 
 export function useUploadSnapshot(queue: UploadQueue | null): UploadSnapshot {

@@ -488,7 +488,11 @@ export async function renderFiles(routes: RouteObject[], options: RenderFilesOpt
   const transport = options.transport ?? api.storage;
   const notesCrypto = new InlineNotesCrypto();
   const router = createMemoryRouter(routes, { initialEntries: [options.path ?? routes[0]?.path ?? '/'] });
-  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  // The dialog's own checks are under test: the picker's `accept` must not filter the files first.
+  const user = userEvent.setup({
+    applyAccept: false,
+    ...(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {}),
+  });
   const view = render(
     <Providers services={services} filesCrypto={filesCrypto} transport={transport} notesCrypto={notesCrypto}>
       <RouterProvider router={router} />
