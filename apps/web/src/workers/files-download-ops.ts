@@ -1,0 +1,47 @@
+import { createDecryptStream, unwrapFileKey } from '@vault/crypto';
+import type { FileDecryptParams } from './files-download-messages';
+
+/**
+ * The file-content operations on @vault/crypto. They run inside files-download.worker.ts in the
+ * browser, and in-thread where a stream cannot be handed to a Worker (tests, older Safari).
+ */
+
+/** The file's key as a non-extractable CryptoKey; DECRYPT_FAILED if `wrappedKey` is not this file's under this vault key. */
+export function openFileKey(vaultKey: CryptoKey, file: FileDecryptParams): Promise<CryptoKey> {
+  return unwrapFileKey(vaultKey, file.fileId, file.wrappedKey);
+}
+
+export interface DecryptingFile {
+  /** Authenticated plaintext, chunk by chunk. Closes only after the last chunk verified; errors otherwise. */
+  plaintext: ReadableStream<Uint8Array>;
+  /**
+   * Settles when the stored bytes have all gone through the decrypt transform: resolves when
+   * every chunk, the chunk count and the "last" marker checked out; rejects with the
+   * VaultCryptoError (code intact: DECRYPT_FAILED, STREAM_TRUNCATED, STREAM_EXTENDED) otherwise,
+   * or with the reason the input or the output was cancelled.
+   */
+  done: Promise<void>;
+}
+
+/**
+ * Pipes the stored object's bytes through the protocol's decrypt transform (64 KiB chunks, each
+ * tag checked before its plaintext is released; a bounded number of chunks in flight, so memory
+ * does not grow with the file).
+ */
+export function decryptFileStream(
+  fileKey: CryptoKey,
+  file: FileDecryptParams,
+  encrypted: ReadableStream<Uint8Array>,
+): DecryptingFile {
+  const transform = createDecryptStream({
+    fileKey,
+    fileId: file.fileId,
+    iv: file.iv,
+    size: file.size,
+    chunkSize: file.chunkSize,
+  });
+  // pipeTo (not pipeThrough) so the transform's own error, with its code, is what `done` rejects with.
+  const done = encrypted.pipeTo(transform.writable);
+  done.catch(() => undefined);
+  return { plaintext: transform.readable, done };
+}
