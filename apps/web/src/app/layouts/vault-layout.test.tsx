@@ -29,6 +29,17 @@ describe('app shell and sidebar (spec section 2)', () => {
     expect(within(nav).getByLabelText('3 deleted notes').textContent).toBe('3');
   });
 
+  it('the Trash count includes the deleted files when /files/counts answers', async () => {
+    const server = new FakeServer()
+      .withSession()
+      .on('GET /api/notes/counts', () => json(200, { active: 12, deleted: 3 }))
+      .on('GET /api/files/counts', () => json(200, { active: 4, deleted: 2, bytes: 1024 }));
+    await renderApp({ path: '/vault', signedIn: true, unlocked: true, server });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect((await within(nav).findByLabelText('5 deleted items')).textContent).toBe('5');
+    expect(within(nav).getByLabelText('12 notes').textContent).toBe('12');
+  });
+
   it('has a toggle for the sidebar, open by default on wide screens', async () => {
     const app = await renderApp({ path: '/vault', signedIn: true, unlocked: true });
     const toggle = await screen.findByRole('button', { name: 'Hide navigation' });

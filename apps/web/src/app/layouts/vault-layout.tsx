@@ -15,6 +15,7 @@ import { SidebarBrand, SidebarFooter, SidebarLink, SidebarNav } from '../../comp
 import { Spinner } from '../../components/spinner';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { useSession } from '../../features/auth/state/session-context';
+import { useFileCounts } from '../../features/files/api/get-file-counts';
 import { useNoteCounts } from '../../features/notes/api/get-note-counts';
 
 const SECTION_TITLES: Record<string, string> = {
@@ -25,10 +26,27 @@ const SECTION_TITLES: Record<string, string> = {
   settings: 'Settings',
 };
 
+/**
+ * The sidebar's Trash count: deleted notes plus deleted files. Each count is left out while its
+ * service does not answer (the counts calls answer null then); nothing is shown without either.
+ */
+export function trashCount(
+  notes: number | undefined,
+  files: number | undefined,
+): { count: number; label: string } | undefined {
+  if (notes === undefined && files === undefined) return undefined;
+  const count = (notes ?? 0) + (files ?? 0);
+  if (files === undefined) return { count, label: `${count} deleted notes` };
+  if (notes === undefined) return { count, label: `${count} deleted files` };
+  return { count, label: `${count} deleted ${count === 1 ? 'item' : 'items'}` };
+}
+
 /** The signed-in, unlocked layout: the app shell with the sidebar of spec section 2. */
 export function VaultLayout() {
   const { user } = useSession();
   const counts = useNoteCounts(Boolean(user));
+  const fileCounts = useFileCounts(Boolean(user));
+  const trash = trashCount(counts.data?.deleted, fileCounts.data?.deleted);
   const signOut = useSignOut();
   const [signingOut, setSigningOut] = useState(false);
   const location = useLocation();
@@ -50,8 +68,8 @@ export function VaultLayout() {
           to="/trash"
           icon={<TrashIcon />}
           label="Trash"
-          count={counts.data?.deleted}
-          countLabel={counts.data ? `${counts.data.deleted} deleted notes` : undefined}
+          count={trash?.count}
+          countLabel={trash?.label}
         />
         <SidebarLink to="/testing" icon={<FlaskIcon />} label="Testing Dashboard" />
         <SidebarLink to="/settings" icon={<SettingsIcon />} label="Settings" />

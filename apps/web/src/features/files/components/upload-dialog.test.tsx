@@ -27,11 +27,14 @@ async function openDialog(user: Awaited<ReturnType<typeof setup>>['user']) {
   return screen.findByRole('dialog', { name: 'Upload Files' });
 }
 
+/** Node's setImmediate: not faked below, so jsdom's FileReader and React's scheduler keep running. */
+const realImmediate = (globalThis as unknown as { setImmediate: (fn: () => void) => void }).setImmediate;
+
 /** Lets real I/O (jsdom's FileReader, promises) run while the fake clock stands still. */
 async function settle(check: () => boolean, rounds = 200) {
   for (let i = 0; i < rounds && !check(); i++) {
     await act(async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => realImmediate(resolve));
     });
   }
   expect(check()).toBe(true);

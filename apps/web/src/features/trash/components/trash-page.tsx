@@ -10,41 +10,58 @@ import { isApiError, messageOf } from '../../../lib/api-client';
 import { useQueryCache } from '../../../lib/query';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSessionStore } from '../../auth/state/session-context';
+import { emptyFilesTrash } from '../../files/api/empty-files-trash';
+import { filesChanged } from '../../files/api/invalidate';
+import { purgeFile } from '../../files/api/purge-file';
+import { restoreFile } from '../../files/api/restore-file';
+import { existingFilesStore } from '../../files/state/files-registry';
+import type { FileView } from '../../files/types';
+import { FILE_MESSAGES } from '../../files/utils/file-rules';
 import { notesChanged } from '../../notes/api/invalidate';
 import { ConfirmDialog } from '../../notes/components/confirm-dialog';
 import { existingNotesStore } from '../../notes/state/notes-registry';
 import { deleteNotePermanently } from '../api/delete-note-permanently';
 import { emptyTrash } from '../api/empty-trash';
+import { useDeletedFiles } from '../api/get-deleted-files';
 import { useDeletedNotes, type TrashNote } from '../api/get-deleted-notes';
 import { restoreNote } from '../api/restore-note';
+import { TrashFileCard } from './trash-file-card';
 import { TrashNoteCard } from './trash-note-card';
 import '../../notes/components/notes.css';
 import './trash.css';
 
+type Kind = 'note' | 'file';
+
 /** Spec section 5 and 8 texts for the trash. */
 export const TRASH_MESSAGES = {
   loadFailed: 'Failed to load deleted items',
-  restoreFailed: 'Failed to restore note',
-  deleteFailed: 'Failed to permanently delete note',
+  restoreFailed: (kind: Kind) => `Failed to restore ${kind}`,
+  deleteFailed: (kind: Kind) => `Failed to permanently delete ${kind}`,
   emptyFailed: 'Failed to empty trash',
-  confirmPermanent: 'Are you sure? This will permanently delete the note and cannot be undone.',
+  confirmPermanent: (kind: Kind) =>
+    `Are you sure? This will permanently delete the ${kind} and cannot be undone.`,
   confirmEmpty: (n: number) =>
     `Are you sure? This will permanently delete all ${n} ${n === 1 ? 'item' : 'items'} in trash and cannot be undone.`,
 } as const;
 
-type Pending = null | { kind: 'delete'; note: TrashNote } | { kind: 'empty' };
+type Pending =
+  | null
+  | { kind: 'delete-note'; note: TrashNote }
+  | { kind: 'delete-file'; file: FileView }
+  | { kind: 'empty' };
 
 /**
- * /trash (spec section 2): 'Trash (count)', Empty Trash, the Deleted Notes section with Restore
- * and permanent delete (both confirmed where they destroy), and 'Trash is empty'. The Deleted
- * Files section arrives with the files milestone; until a files API exists it is not shown.
+ * /trash (spec section 2): 'Trash (count)' over notes and files, Empty Trash (both), the
+ * Deleted Notes and Deleted Files sections with Restore and permanent delete (confirmed where
+ * they destroy), and 'Trash is empty'.
  */
 export function TrashPage() {
   useDocumentTitle('Trash');
   const api = useApiClient();
   const cache = useQueryCache();
   const session = useSessionStore();
-  const deleted = useDeletedNotes();
+  const deletedNotes = useDeletedNotes();
+  const deletedFiles = useDeletedFiles();
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [actionError, setActionError] = useState<string | null>(null);
@@ -53,9 +70,14 @@ export function TrashPage() {
   const [confirmBusy, setConfirmBusy] = useState(false);
   const [confirmError, setConfirmError] = useState<string | null>(null);
 
-  const notes = (deleted.data ?? []).filter((n) => !gone.has(n.id));
-  const count = notes.length;
-  const firstLoad = deleted.data === undefined && (deleted.status === 'loading' || deleted.status === 'idle');
+  const notes = (deletedNotes.data ?? []).filter((n) => !gone.has(n.id));
+  const files = (deletedFiles.data ?? []).filter((f) => !gone.has(f.dto.id));
+  const count = notes.length + files.length;
+  const loadingFirst = (q: { data: unknown; status: string }) =>
+    q.data === undefined && (q.status === 'loading' || q.status === 'idle');
+  const firstLoad = loadingFirst(deletedNotes) || loadingFirst(deletedFiles);
+  const failedQueries = [deletedNotes, deletedFiles].filter((q) => q.status === 'error');
+  const nothingLoaded = deletedNotes.data === undefined && deletedFiles.data === undefined;
 
   const hide = (ids: Iterable<string>) =>
     setGone((prev) => {
@@ -71,7 +93,7 @@ export function TrashPage() {
       return next;
     });
 
-  const onRestore = async (note: TrashNote) => {
+  const onRestoreNote = async (note: TrashNote) => {
     setActionError(null);
     setStatus(null);
     mark(note.id, true);
@@ -82,10 +104,50 @@ export function TrashPage() {
       await existingNotesStore(session)?.insertSealed(restored);
       notesChanged(cache);
     } catch (error) {
-      setActionError(detail(TRASH_MESSAGES.restoreFailed, error));
+      setActionError(detail(TRASH_MESSAGES.restoreFailed('note'), error));
     } finally {
       mark(note.id, false);
     }
+  };
+
+  const onRestoreFile = async (file: FileView) => {
+    setActionError(null);
+    setStatus(null);
+    mark(file.dto.id, true);
+    try {
+      const restored = await restoreFile(api, file.dto.id);
+      hide([file.dto.id]);
+      const name = file.status === 'ready' ? file.name : FILE_MESSAGES.encryptedFile;
+      setStatus(`Restored "${name}" to your File Vault.`);
+      filesChanged(cache);
+      await existingFilesStore(session)?.insert(restored);
+    } catch (error) {
+      setActionError(detail(TRASH_MESSAGES.restoreFailed('file'), error));
+    } finally {
+      mark(file.dto.id, false);
+    }
+  };
+
+  /** Both trash endpoints; whatever one of them removed leaves the page even when the other fails. */
+  const empty = async (): Promise<number> => {
+    const [n, f] = await Promise.allSettled([
+      notes.length > 0 || deletedNotes.status !== 'success' ? emptyTrash(api) : Promise.resolve(0),
+      files.length > 0 || deletedFiles.status !== 'success' ? emptyFilesTrash(api) : Promise.resolve(0),
+    ]);
+    let removed = 0;
+    if (n.status === 'fulfilled') {
+      hide(notes.map((x) => x.id));
+      removed += n.value;
+      notesChanged(cache);
+    }
+    if (f.status === 'fulfilled') {
+      hide(files.map((x) => x.dto.id));
+      removed += f.value ?? files.length;
+      filesChanged(cache);
+    }
+    if (n.status === 'rejected') throw n.reason;
+    if (f.status === 'rejected') throw f.reason;
+    return removed;
   };
 
   const onConfirm = async () => {
@@ -95,36 +157,43 @@ export function TrashPage() {
     setActionError(null);
     setStatus(null);
     try {
-      if (pending.kind === 'delete') {
-        try {
-          await deleteNotePermanently(api, pending.note.id);
-        } catch (error) {
-          // Already gone (another tab): the goal is reached.
-          if (!isApiError(error, 404)) throw error;
-        }
+      if (pending.kind === 'delete-note') {
+        await ignore404(deleteNotePermanently(api, pending.note.id));
         hide([pending.note.id]);
         setStatus('The note was permanently deleted.');
+        notesChanged(cache);
+      } else if (pending.kind === 'delete-file') {
+        await ignore404(purgeFile(api, pending.file.dto.id));
+        hide([pending.file.dto.id]);
+        setStatus('The file was permanently deleted.');
+        filesChanged(cache);
       } else {
-        const removed = await emptyTrash(api);
-        hide(notes.map((n) => n.id));
+        const removed = await empty();
         setStatus(`Trash emptied: ${removed} ${removed === 1 ? 'item' : 'items'} permanently deleted.`);
       }
       setPending(null);
-      notesChanged(cache);
     } catch (error) {
-      setConfirmError(
-        detail(pending.kind === 'delete' ? TRASH_MESSAGES.deleteFailed : TRASH_MESSAGES.emptyFailed, error),
-      );
+      const message =
+        pending.kind === 'delete-note'
+          ? TRASH_MESSAGES.deleteFailed('note')
+          : pending.kind === 'delete-file'
+            ? TRASH_MESSAGES.deleteFailed('file')
+            : TRASH_MESSAGES.emptyFailed;
+      setConfirmError(detail(message, error));
     } finally {
       setConfirmBusy(false);
     }
+  };
+
+  const retry = () => {
+    for (const q of failedQueries) void q.refetch();
   };
 
   return (
     <div className="page trash-page">
       <PageHeader
         title={`Trash (${count})`}
-        description="Deleted notes wait here until you restore them or delete them for good."
+        description="Deleted notes and files wait here until you restore them or delete them for good."
         actions={
           <Button
             variant="danger"
@@ -140,17 +209,17 @@ export function TrashPage() {
         }
       />
 
-      {deleted.status === 'error' ? (
+      {failedQueries.length > 0 ? (
         <Banner
           tone="danger"
           title={TRASH_MESSAGES.loadFailed}
           action={
-            <Button variant="secondary" size="sm" onClick={() => void deleted.refetch()}>
+            <Button variant="secondary" size="sm" onClick={retry}>
               Retry
             </Button>
           }
         >
-          {messageOf(deleted.error, '') || null}
+          {messageOf(failedQueries[0]!.error, '') || null}
         </Banner>
       ) : null}
       {actionError ? <Banner tone="danger">{actionError}</Banner> : null}
@@ -163,42 +232,72 @@ export function TrashPage() {
           <Spinner size="lg" />
           <p>Loading trash...</p>
         </div>
-      ) : deleted.status === 'error' && !deleted.data ? null : count === 0 ? (
+      ) : nothingLoaded && failedQueries.length > 0 ? null : count === 0 && failedQueries.length === 0 ? (
         <section className="panel">
           <EmptyState icon={<TrashIcon width={32} height={32} />} title="Trash is empty">
-            <p>Notes you delete wait here until you restore them or delete them for good.</p>
+            <p>Notes and files you delete wait here until you restore them or delete them for good.</p>
           </EmptyState>
         </section>
       ) : (
-        <section className="trash-section" aria-labelledby="deleted-notes-heading">
-          <h2 id="deleted-notes-heading" className="trash-section__title">
-            Deleted Notes <span className="trash-section__count">({count})</span>
-          </h2>
-          <div className="note-grid-container">
-            <ul className="note-grid trash-grid">
-              {notes.map((note) => (
-                <li key={note.id}>
-                  <TrashNoteCard
-                    note={note}
-                    busy={busy.has(note.id)}
-                    onRestore={() => void onRestore(note)}
-                    onDelete={() => {
-                      setConfirmError(null);
-                      setPending({ kind: 'delete', note });
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
+        <div className="trash-page__sections">
+          {notes.length > 0 ? (
+            <section className="trash-section" aria-labelledby="deleted-notes-heading">
+              <h2 id="deleted-notes-heading" className="trash-section__title">
+                Deleted Notes <span className="trash-section__count">({notes.length})</span>
+              </h2>
+              <div className="note-grid-container">
+                <ul className="note-grid trash-grid">
+                  {notes.map((note) => (
+                    <li key={note.id}>
+                      <TrashNoteCard
+                        note={note}
+                        busy={busy.has(note.id)}
+                        onRestore={() => void onRestoreNote(note)}
+                        onDelete={() => {
+                          setConfirmError(null);
+                          setPending({ kind: 'delete-note', note });
+                        }}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </section>
+          ) : null}
+          {files.length > 0 ? (
+            <section className="trash-section" aria-labelledby="deleted-files-heading">
+              <h2 id="deleted-files-heading" className="trash-section__title">
+                Deleted Files <span className="trash-section__count">({files.length})</span>
+              </h2>
+              <div className="note-grid-container">
+                <ul className="note-grid trash-grid">
+                  {files.map((file) => (
+                    <li key={file.dto.id}>
+                      <TrashFileCard
+                        file={file}
+                        busy={busy.has(file.dto.id)}
+                        onRestore={() => void onRestoreFile(file)}
+                        onDelete={() => {
+                          setConfirmError(null);
+                          setPending({ kind: 'delete-file', file });
+                        }}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </section>
+          ) : null}
+        </div>
       )}
 
       <ConfirmDialog
         open={pending !== null}
         title={pending?.kind === 'empty' ? 'Empty trash' : 'Delete permanently'}
         message={
-          pending?.kind === 'empty' ? TRASH_MESSAGES.confirmEmpty(count) : TRASH_MESSAGES.confirmPermanent
+          pending?.kind === 'empty'
+            ? TRASH_MESSAGES.confirmEmpty(count)
+            : TRASH_MESSAGES.confirmPermanent(pending?.kind === 'delete-file' ? 'file' : 'note')
         }
         confirmLabel={pending?.kind === 'empty' ? 'Empty Trash' : 'Delete permanently'}
         busy={confirmBusy}
@@ -208,6 +307,15 @@ export function TrashPage() {
       />
     </div>
   );
+}
+
+/** Already gone (another tab): the goal is reached. */
+async function ignore404(call: Promise<void>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (!isApiError(error, 404)) throw error;
+  }
 }
 
 function detail(message: string, error: unknown): string {

@@ -1,0 +1,46 @@
+import { useApiClient } from '../../../lib/api-context';
+import type { ApiClient } from '../../../lib/api-client';
+import { useQuery } from '../../../lib/query';
+import type { FilesCrypto } from '../../../workers/files-crypto';
+import type { FileMetaOutcome } from '../../../workers/files-messages';
+import { useFilesCrypto } from '../../../workers/files-crypto-context';
+import { useSession } from '../../auth/state/session-context';
+import { getDeletedFiles } from '../../files/api/get-deleted-files';
+import { deletedFilesQueryKey } from '../../files/api/invalidate';
+import { viewFromOutcome } from '../../files/state/files-store';
+import type { FileView } from '../../files/types';
+
+/**
+ * The files in the trash (GET /api/files/deleted), their names decrypted in the files worker
+ * (one that cannot be decrypted shows as 'Encrypted File'; the others are unaffected).
+ */
+export async function loadDeletedFiles(
+  api: ApiClient,
+  crypto: FilesCrypto,
+  vaultKey: CryptoKey,
+): Promise<FileView[]> {
+  const sealed = await getDeletedFiles(api);
+  if (sealed.length === 0) return [];
+  let outcomes: FileMetaOutcome[];
+  try {
+    outcomes = await crypto.decryptMetadata(vaultKey, sealed);
+  } catch {
+    outcomes = [];
+  }
+  const byId = new Map(outcomes.map((o) => [o.id, o]));
+  return sealed.map((dto) => viewFromOutcome(dto, byId.get(dto.id)));
+}
+
+export { deletedFilesQueryKey };
+
+export function useDeletedFiles() {
+  const api = useApiClient();
+  const crypto = useFilesCrypto();
+  const { vaultKey } = useSession();
+  return useQuery({
+    queryKey: deletedFilesQueryKey,
+    queryFn: () =>
+      vaultKey ? loadDeletedFiles(api, crypto, vaultKey) : Promise.reject(new Error('The vault is locked')),
+    enabled: vaultKey !== null,
+  });
+}
