@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test tiers drive, when missing (docs/toolchain-notes.md):
-# chromium (browser tiers) and docker-compose 1.29 (offline compose validation).
+# chromium (browser tiers), docker-compose 1.29 (offline compose validation) and ClamAV's
+# clamd (the scan worker's medium tests; scripts/lib/clamd.mjs starts a private one).
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+{ command -v clamd >/dev/null 2>&1 || [ -x /usr/sbin/clamd ]; } || need+=(clamav clamav-daemon)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "missing packages: ${need[*]} (install them with apt-get as root)" >&2

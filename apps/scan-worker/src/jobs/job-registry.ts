@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+
+/**
+ * Jobs are typed and checked at start (docs/conventions.md #6): a queue carries a fixed set of
+ * job names, each with the zod schema of its payload; every name needs a handler, or the
+ * worker refuses to start. Payloads are validated before a handler sees them.
+ */
+export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+  /** The BullMQ job name producers use. */
+  name: string;
+  schema: S;
+}
+
+export interface JobContext {
+  jobId: string;
+  /** 1 on the first try; counts every start of the job, retries included. */
+  attempt: number;
+}
+
+export type JobOutcome =
+  /** Finished; `value` becomes the job's return value. */
+  | { kind: 'done'; value?: unknown }
+  /** Try again after `afterMs` (the queue holds the job as delayed meanwhile). */
+  | { kind: 'retry'; afterMs: number; reason: string };
+
+export interface JobHandler<T> {
+  /** Must be idempotent: a job may run again after a crash, or arrive twice. */
+  handle(payload: T, ctx: JobContext): Promise<JobOutcome>;
+  /** Called when the job throws and the queue will not run it again. */
+  onFinalFailure?(payload: T, error: unknown): Promise<void>;
+}
+
+interface Registered {
+  definition: JobDefinition;
+  handler: JobHandler<unknown>;
+}
+
+/** What the worker does with a job it cannot run. */
+export class InvalidJobError extends Error {
+  override name = 'InvalidJobError';
+}
+
+export type ParsedJob =
+  { ok: true; payload: unknown; handler: JobHandler<unknown> } | { ok: false; error: InvalidJobError };
+
+/** A handler map whose keys and payload types follow the definitions. */
+export type HandlersFor<D extends readonly JobDefinition[]> = {
+  [K in D[number] as K['name']]: JobHandler<z.output<K['schema']>>;
+};
+
+export class JobRegistry {
+  private readonly jobs: ReadonlyMap<string, Registered>;
+
+  private constructor(
+    readonly queue: string,
+    jobs: Map<string, Registered>,
+  ) {
+    this.jobs = jobs;
+  }
+
+  /**
+   * Pairs each definition with its handler. Throws when a definition has no handler, a handler
+   * has no definition, or a name is defined twice: a worker built from it would drop jobs.
+   */
+  static create(
+    queue: string,
+    definitions: readonly JobDefinition[],
+    handlers: Readonly<Record<string, JobHandler<never> | undefined>>,
+  ): JobRegistry {
+    const problems: string[] = [];
+    const jobs = new Map<string, Registered>();
+    for (const definition of definitions) {
+      if (jobs.has(definition.name)) {
+        problems.push(`job "${definition.name}" is defined twice`);
+        continue;
+      }
+      const handler = handlers[definition.name];
+      if (!handler || typeof handler.handle !== 'function') {
+        problems.push(`job "${definition.name}" has no handler`);
+        continue;
+      }
+      jobs.set(definition.name, { definition, handler: handler as unknown as JobHandler<unknown> });
+    }
+    const defined = new Set(definitions.map((d) => d.name));
+    for (const name of Object.keys(handlers)) {
+      if (!defined.has(name)) problems.push(`handler "${name}" has no job definition`);
+    }
+    if (problems.length > 0) {
+      throw new Error(`Queue ${queue}: refusing to start: ${problems.join('; ')}`);
+    }
+    return new JobRegistry(queue, jobs);
+  }
+
+  get names(): string[] {
+    return [...this.jobs.keys()];
+  }
+
+  /** The handler and the validated payload of a job, or why it cannot run. */
+  parse(name: string, data: unknown): ParsedJob {
+    const job = this.jobs.get(name);
+    if (!job) {
+      return {
+        ok: false,
+        error: new InvalidJobError(
+          `Queue ${this.queue} has no job "${name}" (known: ${this.names.join(', ') || 'none'})`,
+        ),
+      };
+    }
+    const parsed = job.definition.schema.safeParse(data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`);
+      return { ok: false, error: new InvalidJobError(`Invalid "${name}" payload: ${issues.join('; ')}`) };
+    }
+    return { ok: true, payload: parsed.data, handler: job.handler };
+  }
+}
