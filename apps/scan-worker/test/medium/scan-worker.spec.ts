@@ -6,6 +6,9 @@ import { SCAN_FILE_JOB } from '../../src/jobs/scan-file.job';
 import { startTestClamd, type TestClamd } from './support/clamd';
 import { EICAR, sleep, startScanWorkerTestApp, type ScanWorkerTestApp } from './support/scan-worker-test-app';
 
+// clamd, Redis and a 100 MiB object on a shared, busy machine: more than Jest's default 5 s.
+jest.setTimeout(45_000);
+
 /** Counts the scans of each object that run at the same time (reads of its bytes). */
 class CountingReader implements ObjectReader {
   readonly running = new Map<string, number>();
