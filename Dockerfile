@@ -9,6 +9,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY libs/crypto/package.json libs/crypto/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/server-kit/package.json libs/server-kit/
+COPY libs/storage/package.json libs/storage/
 COPY apps/auth/package.json apps/auth/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/notes/package.json apps/notes/
@@ -44,6 +45,8 @@ COPY --from=build /app/libs/crypto/package.json libs/crypto/
 COPY --from=build /app/libs/crypto/dist libs/crypto/dist
 COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
 COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
+COPY --from=build /app/libs/storage/package.json libs/storage/
+COPY --from=build /app/libs/storage/dist libs/storage/dist
 COPY --from=build /app/apps/${SERVICE} apps/${SERVICE}
 # The built web app (static files, ~0.5 MB): the gateway serves it unless nginx does.
 COPY --from=build /app/apps/web/dist apps/web/dist

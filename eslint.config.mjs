@@ -101,7 +101,7 @@ export default tseslint.config(
   },
   {
     // Config is read once at boot (docs/conventions.md #5).
-    files: ['apps/*/src/**/*.ts', 'libs/server-kit/src/**/*.ts'],
+    files: ['apps/*/src/**/*.ts', 'libs/server-kit/src/**/*.ts', 'libs/storage/src/**/*.ts'],
     ignores: ['**/config/**', '**/*.spec.ts'],
     rules: {
       'no-restricted-properties': [
