@@ -1,0 +1,130 @@
+import {
+  commonEnvSchema,
+  DEFAULT_RPC_PORTS,
+  loadConfig,
+  maskConfig,
+  readSecret,
+  type RpcTransportConfig,
+} from '@vault/server-kit';
+import { STORAGE_TYPES } from '@vault/contracts';
+import { storageOptionsFromEnv, type StorageOptions } from '@vault/storage';
+import { z } from 'zod';
+
+/**
+ * The files service's configuration. Only this folder reads the environment; everything else
+ * receives a typed `FilesConfig` (docs/conventions.md #5). Each variable is described in
+ * apps/files/README.md. Secrets (STORAGE_SIGNING_SECRET, S3_SECRET_KEY, CLOUDINARY_URL) may
+ * come from `NAME_FILE`, and are masked in logs.
+ */
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+
+export const filesDatabaseEnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .default('postgres://postgres@127.0.0.1:5432/vault'),
+  DB_POOL_SIZE: int(1, 200).default(10),
+});
+
+export const filesEnvSchema = commonEnvSchema.extend({
+  ...filesDatabaseEnvSchema.shape,
+  FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  FILES_RPC_PORT: int(1, 65535).default(DEFAULT_RPC_PORTS.files),
+  /** The blob route (local disk, Cloudinary transfers) the gateway streams to. */
+  FILES_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  FILES_HTTP_PORT: int(1, 65535).default(4013),
+  FILES_CLEANUP_INTERVAL_SECONDS: int(10, 86_400).default(300),
+  FILES_UPLOAD_ABANDON_SECONDS: int(60, 7 * 86_400).default(3_600),
+  STORAGE_DEFAULT: z.enum(STORAGE_TYPES).optional(),
+  /** false: no local disk storage (the signing secret is still needed by the blob route). */
+  STORAGE_LOCAL_ENABLED: z.enum(['true', 'false']).default('true'),
+});
+export type FilesEnv = z.output<typeof filesEnvSchema>;
+
+/** The drivers to build (@vault/storage) and the secret of the blob URLs. */
+export interface StorageSettings extends StorageOptions {
+  signingSecret: string;
+}
+
+export interface FilesConfig {
+  nodeEnv: FilesEnv['NODE_ENV'];
+  log: { level: string; pretty: boolean };
+  database: { url: string; poolSize: number };
+  redis: { url: string; prefix: string };
+  rpc: RpcTransportConfig;
+  http: { host: string; port: number };
+  health: { host: string; port?: number };
+  storage: StorageSettings;
+  cleanup: { intervalSeconds: number; abandonSeconds: number };
+  env: FilesEnv;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Storage from the environment (@vault/storage's storageOptionsFromEnv, shared with the scan
+ * worker), with two rules of this service: the signing secret is required (the blob route signs
+ * Cloudinary transfers as well as local ones), and without STORAGE_DEFAULT, Cloudinary is the
+ * default when configured (the spec preselects it), then S3, then the local disk.
+ */
+export function toStorageSettings(env: Env): StorageSettings {
+  const signingSecret = readSecret(env, 'STORAGE_SIGNING_SECRET');
+  if (!signingSecret || Buffer.byteLength(signingSecret) < 32) {
+    throw new Error(
+      'Invalid configuration:\n  STORAGE_SIGNING_SECRET: required, at least 32 bytes (or STORAGE_SIGNING_SECRET_FILE)',
+    );
+  }
+  const localEnabled = env.STORAGE_LOCAL_ENABLED !== 'false';
+  const { STORAGE_DEFAULT: requested, ...rest } = env;
+  const options = storageOptionsFromEnv({
+    ...rest,
+    STORAGE_SIGNING_SECRET: signingSecret,
+    STORAGE_SIGNING_SECRET_FILE: undefined,
+  });
+  if (!localEnabled) delete options.local;
+  const fallback = options.cloudinary ? 'cloudinary' : options.s3 ? 's3' : 'local';
+  const defaultType = (requested as StorageOptions['defaultType'] | undefined) ?? fallback;
+  if (!options[defaultType]) {
+    throw new Error(`Invalid configuration:\n  STORAGE_DEFAULT: ${defaultType} is not configured`);
+  }
+  return { ...options, defaultType, signingSecret };
+}
+
+export function toFilesConfig(env: FilesEnv, raw: Env): FilesConfig {
+  return {
+    nodeEnv: env.NODE_ENV,
+    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
+    database: { url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE },
+    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
+    rpc: {
+      transport: env.RPC_TRANSPORT,
+      natsUrl: env.NATS_URL,
+      host: env.FILES_RPC_HOST,
+      port: env.FILES_RPC_PORT,
+    },
+    http: { host: env.FILES_HTTP_HOST, port: env.FILES_HTTP_PORT },
+    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
+    storage: toStorageSettings(raw),
+    cleanup: {
+      intervalSeconds: env.FILES_CLEANUP_INTERVAL_SECONDS,
+      abandonSeconds: env.FILES_UPLOAD_ABANDON_SECONDS,
+    },
+    env,
+  };
+}
+
+/** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */
+export function loadFilesConfig(env: Env = process.env): FilesConfig {
+  return toFilesConfig(loadConfig(filesEnvSchema, env), env);
+}
+
+export function loadFilesDatabaseConfig(env: Env = process.env): FilesConfig['database'] {
+  const parsed = loadConfig(filesDatabaseEnvSchema, env);
+  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
+}
+
+/** The configuration as it may appear in logs: secrets and URL passwords masked. */
+export function describeConfig(config: FilesConfig): Record<string, unknown> {
+  return maskConfig({ ...config.env });
+}

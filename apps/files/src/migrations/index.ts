@@ -1,0 +1,4 @@
+import { CreateFilesSchema1795500000000 } from './1795500000000-create-files-schema';
+
+/** Every migration of the files schema, oldest first (classes, so ts-jest and dist both work). */
+export const FILES_MIGRATIONS = [CreateFilesSchema1795500000000];

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import type { VirusScanResult } from '@vault/contracts';
+import { DataSource, LessThan, type Repository } from 'typeorm';
+import { FileEntity } from '../entities/file.entity';
+
+export type NewFile = Omit<
+  FileEntity,
+  'status' | 'isDeleted' | 'virusScanned' | 'virusScanResult' | 'scanDetail' | 'uploadedAt' | 'deletedAt'
+>;
+
+/** Queries of `files.files`. Every read and write names the owner, so another user's id finds nothing. */
+@Injectable()
+export class FilesRepository {
+  private readonly files: Repository<FileEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.files = dataSource.getRepository(FileEntity);
+  }
+
+  /** Inserts a pending file; false when the id exists already (whoever owns it). */
+  async insertPending(file: NewFile): Promise<boolean> {
+    const result = await this.files
+      .createQueryBuilder()
+      .insert()
+      .values({
+        ...file,
+        status: 'pending',
+        isDeleted: false,
+        virusScanned: false,
+        virusScanResult: 'pending',
+      })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return (result.raw as unknown[]).length === 1;
+  }
+
+  /** Any row with this id, whoever owns it (to tell an idempotent retry from a clash). */
+  findById(id: string): Promise<FileEntity | null> {
+    return this.files.findOne({ where: { id } });
+  }
+
+  findOwned(ownerId: string, id: string): Promise<FileEntity | null> {
+    return this.files.findOne({ where: { id, ownerId } });
+  }
+
+  findByObjectKey(objectKey: string): Promise<FileEntity | null> {
+    return this.files.findOne({ where: { objectKey } });
+  }
+
+  /** pending → active, once: null when it was not pending (any more). */
+  async activate(ownerId: string, id: string, at: Date): Promise<FileEntity | null> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'active', uploadedAt: at })
+      .where('id = :id AND owner_id = :ownerId AND status = :pending', { id, ownerId, pending: 'pending' })
+      .execute();
+    return result.affected === 1 ? this.findOwned(ownerId, id) : null;
+  }
+
+  listActive(ownerId: string): Promise<FileEntity[]> {
+    return this.files.find({
+      where: { ownerId, status: 'active', isDeleted: false },
+      order: { uploadedAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  listDeleted(ownerId: string): Promise<FileEntity[]> {
+    return this.files.find({
+      where: { ownerId, status: 'active', isDeleted: true },
+      order: { deletedAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** Moves an active file to the trash or back; the row after, or null when there was no such file. */
+  async setDeleted(ownerId: string, id: string, deleted: boolean, at: Date): Promise<FileEntity | null> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({ isDeleted: deleted, deletedAt: deleted ? at : null })
+      .where('id = :id AND owner_id = :ownerId AND status = :active', { id, ownerId, active: 'active' })
+      .execute();
+    return result.affected === 1 ? this.findOwned(ownerId, id) : null;
+  }
+
+  async deleteRow(ownerId: string, id: string): Promise<boolean> {
+    const result = await this.files.delete({ id, ownerId });
+    return result.affected === 1;
+  }
+
+  async counts(ownerId: string): Promise<{ active: number; deleted: number; bytes: number }> {
+    const row = (await this.files
+      .createQueryBuilder('f')
+      .select('COUNT(*) FILTER (WHERE NOT f.is_deleted)', 'active')
+      .addSelect('COUNT(*) FILTER (WHERE f.is_deleted)', 'deleted')
+      .addSelect('COALESCE(SUM(f.encrypted_size), 0)', 'bytes')
+      .where('f.owner_id = :ownerId AND f.status = :active', { ownerId, active: 'active' })
+      .getRawOne()) as { active: string; deleted: string; bytes: string } | undefined;
+    return {
+      active: Number(row?.active ?? 0),
+      deleted: Number(row?.deleted ?? 0),
+      bytes: Number(row?.bytes ?? 0),
+    };
+  }
+
+  /** Every file of an owner (any state): account deletion and empty trash go through these. */
+  listAllOwned(ownerId: string, onlyDeleted: boolean): Promise<FileEntity[]> {
+    return this.files.find({ where: onlyDeleted ? { ownerId, isDeleted: true } : { ownerId } });
+  }
+
+  /** Uploads begun before `before` and never completed, oldest first. */
+  listAbandoned(before: Date, limit: number): Promise<FileEntity[]> {
+    return this.files.find({
+      where: { status: 'pending', createdAt: LessThan(before) },
+      order: { createdAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** Deletes a pending row (cleanup), only if it is still pending. */
+  async deletePending(id: string): Promise<boolean> {
+    const result = await this.files.delete({ id, status: 'pending' });
+    return result.affected === 1;
+  }
+
+  async recordScan(id: string, result: VirusScanResult, detail: string): Promise<boolean> {
+    const update = await this.files.update(
+      { id, status: 'active' },
+      { virusScanned: result !== 'error', virusScanResult: result, scanDetail: detail },
+    );
+    return update.affected === 1;
+  }
+}

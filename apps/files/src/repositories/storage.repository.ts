@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, VaultError, type BlobOperation, type StorageType } from '@vault/contracts';
+import {
+  buildBlobUrl,
+  createStorageDrivers,
+  type CloudinaryStorageDriver,
+  verifyBlobSignature,
+  type BlobSignatureParams,
+  type StorageDriver,
+  type VerifiedBlobRequest,
+} from '@vault/storage';
+import type { FilesConfig } from '../config/files.config';
+import { FILES_CONFIG } from './connections';
+
+/**
+ * The configured storage drivers (a driver that is not configured is not offered) and the
+ * signer of the blob URLs, which the files service's own HTTP route serves: the local disk
+ * always, and Cloudinary (the browser uploads and downloads through the service, which streams
+ * to and from Cloudinary's authenticated, signed endpoints).
+ */
+@Injectable()
+export class StorageRepository {
+  private readonly drivers = new Map<StorageType, StorageDriver>();
+  readonly defaultType: StorageType;
+  private readonly secret: string;
+
+  constructor(@Inject(FILES_CONFIG) config: FilesConfig) {
+    const { signingSecret, ...options } = config.storage;
+    const built = createStorageDrivers(options);
+    for (const [type, driver] of built.drivers) this.drivers.set(type, driver);
+    this.defaultType = built.defaultType;
+    this.secret = signingSecret;
+  }
+
+  configured(): Array<{ type: StorageType; label: string }> {
+    return [...this.drivers.values()].map((d) => ({ type: d.type, label: d.label }));
+  }
+
+  driver(type: StorageType): StorageDriver {
+    const driver = this.drivers.get(type);
+    if (!driver)
+      throw new VaultError(ErrorCode.STORAGE_NOT_CONFIGURED, `Storage type ${type} is not configured`);
+    return driver;
+  }
+
+  has(type: StorageType): boolean {
+    return this.drivers.has(type);
+  }
+
+  cloudinary(): CloudinaryStorageDriver {
+    const driver = this.driver('cloudinary');
+    return driver as CloudinaryStorageDriver;
+  }
+
+  /** Whether the browser reaches objects of this type through the service's blob route. */
+  usesBlobRoute(type: StorageType): boolean {
+    return type !== 's3';
+  }
+
+  signBlobUrl(
+    key: string,
+    op: BlobOperation,
+    expiresInSeconds: number,
+    len?: number,
+  ): { url: string; expiresAt: Date } {
+    const exp = Math.floor(Date.now() / 1000) + expiresInSeconds;
+    const request = op === 'put' ? { key, op, exp, len: len ?? 0 } : { key, op, exp };
+    return { url: buildBlobUrl(request, this.secret), expiresAt: new Date(exp * 1000) };
+  }
+
+  verifyBlobUrl(params: BlobSignatureParams): VerifiedBlobRequest {
+    return verifyBlobSignature(params, this.secret);
+  }
+
+  /** For the health check: the default driver answers a stat of a key that does not exist. */
+  async ping(): Promise<void> {
+    await this.driver(this.defaultType).stat(
+      '00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000',
+    );
+  }
+}

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  ErrorCode,
+  FILE_URL_TTL_SECONDS,
+  VaultError,
+  type CloudinaryUploadUrlResponse,
+  type CreateUploadBody,
+  type CreateUploadResponse,
+  type DownloadUrlResponse,
+  type FileCountsResponse,
+  type FileEncryptionMetadata,
+  type FileListResponse,
+  type FileMetadataBody,
+  type FileResponse,
+  type PreviewResponse,
+  type RpcAuth,
+  type ScanFileResult,
+  type StorageType,
+  type StorageTypesResponse,
+  type ThumbnailResponse,
+} from '@vault/contracts';
+import { objectKey } from '@vault/storage';
+import type { FilesConfig } from '../config/files.config';
+import type { FileEntity } from '../entities/file.entity';
+import { toEncryptionMetadata, toFileDto } from '../mappers/file.mapper';
+import { FILES_CONFIG } from '../repositories/connections';
+import { FilesRepository } from '../repositories/files.repository';
+import { QueuesRepository } from '../repositories/queues.repository';
+import { StorageRepository } from '../repositories/storage.repository';
+
+const notFound = () => new VaultError(ErrorCode.NOT_FOUND, 'File not found');
+
+/** SHA-256 over the sealed fields of an upload: the same request twice is one upload. */
+function uploadHash(body: FileMetadataBody, storageType: StorageType): string {
+  const fields = [
+    storageType,
+    body.size,
+    body.encryptedSize,
+    body.chunkSize,
+    body.iv,
+    body.wrappedKey,
+    body.encryptedName,
+    body.encryptedMimeType,
+    body.encryptedTags,
+    body.encryptedThumbnail ?? '',
+  ];
+  return createHash('sha256').update(fields.join('\n')).digest('hex');
+}
+
+/**
+ * The files rules: uploads begin pending and become files only once the stored object's size
+ * is exactly the declared `encryptedSize`; every call names its owner (another user's id is a
+ * 404); the trash; signed, 5-minute, one-object URLs; scans queued on completion.
+ */
+@Injectable()
+export class FilesService {
+  private readonly logger = new Logger(FilesService.name);
+
+  constructor(
+    @Inject(FILES_CONFIG) private readonly config: FilesConfig,
+    private readonly files: FilesRepository,
+    private readonly storage: StorageRepository,
+    private readonly queues: QueuesRepository,
+  ) {}
+
+  storageTypes(): StorageTypesResponse {
+    return { types: this.storage.configured(), default: this.storage.defaultType };
+  }
+
+  /** Records the pending file (or finds the same request's record: an idempotent retry). */
+  private async beginUpload(
+    auth: RpcAuth,
+    body: FileMetadataBody,
+    storageType: StorageType,
+  ): Promise<FileEntity> {
+    this.storage.driver(storageType); // 400 when not configured
+    const bodyHash = uploadHash(body, storageType);
+    const key = objectKey(auth.userId, body.fileId);
+    const inserted = await this.files.insertPending({
+      id: body.fileId,
+      ownerId: auth.userId,
+      storageType,
+      objectKey: key,
+      encryptedName: body.encryptedName,
+      encryptedMimeType: body.encryptedMimeType,
+      encryptedTags: body.encryptedTags,
+      wrappedKey: body.wrappedKey,
+      iv: body.iv,
+      chunkSize: body.chunkSize,
+      size: body.size,
+      encryptedSize: body.encryptedSize,
+      encryptedThumbnail: body.encryptedThumbnail ?? null,
+      bodyHash,
+      createdAt: new Date(),
+    });
+    const row = await this.files.findById(body.fileId);
+    if (!row) throw new VaultError(ErrorCode.CONFLICT, 'File id already exists');
+    if (!inserted && (row.ownerId !== auth.userId || row.bodyHash !== bodyHash || row.status !== 'pending')) {
+      throw new VaultError(ErrorCode.CONFLICT, 'File id already exists');
+    }
+    return row;
+  }
+
+  async createUpload(auth: RpcAuth, body: CreateUploadBody): Promise<CreateUploadResponse> {
+    const { storageType, ...metadata } = body;
+    const row = await this.beginUpload(auth, metadata, storageType);
+    const signed = this.storage.usesBlobRoute(storageType)
+      ? this.storage.signBlobUrl(row.objectKey, 'put', FILE_URL_TTL_SECONDS, row.encryptedSize)
+      : await this.storage.driver(storageType).createUploadUrl(row.objectKey, {
+          contentLength: row.encryptedSize,
+          expiresInSeconds: FILE_URL_TTL_SECONDS,
+        });
+    return { fileId: row.id, uploadUrl: signed.url, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  /** Signed parameters for a browser's direct upload to Cloudinary (api-contract cloudinary/upload-url). */
+  async createCloudinaryUpload(auth: RpcAuth, body: FileMetadataBody): Promise<CloudinaryUploadUrlResponse> {
+    const row = await this.beginUpload(auth, body, 'cloudinary');
+    const direct = await this.storage.cloudinary().createDirectUpload(row.objectKey, FILE_URL_TTL_SECONDS);
+    return {
+      fileId: row.id,
+      uploadUrl: direct.uploadUrl,
+      fields: direct.fields,
+      expiresAt: new Date(Date.now() + FILE_URL_TTL_SECONDS * 1000).toISOString(),
+    };
+  }
+
+  /** Checks the stored object against `encryptedSize`, then makes the file visible and queues its scan. */
+  async completeUpload(auth: RpcAuth, fileId: string): Promise<FileResponse> {
+    const row = await this.files.findOwned(auth.userId, fileId);
+    if (!row) throw notFound();
+    if (row.status === 'active') return { file: toFileDto(row) }; // a repeated complete
+    const driver = this.storage.driver(row.storageType);
+    const stored = await driver.stat(row.objectKey);
+    if (!stored) {
+      throw new VaultError(ErrorCode.UPLOAD_SIZE_MISMATCH, 'No uploaded data was found for this file');
+    }
+    if (stored.size !== row.encryptedSize) {
+      // The object is not what was declared: it goes, the pending record stays for a retry.
+      await driver.delete(row.objectKey);
+      throw new VaultError(
+        ErrorCode.UPLOAD_SIZE_MISMATCH,
+        `The uploaded file is ${stored.size} bytes; ${row.encryptedSize} were declared`,
+      );
+    }
+    const active = await this.files.activate(auth.userId, fileId, new Date());
+    const file = active ?? (await this.files.findOwned(auth.userId, fileId));
+    if (!file || file.status !== 'active') throw notFound();
+    await this.queues
+      .queueScan({
+        fileId: file.id,
+        ownerId: file.ownerId,
+        storageType: file.storageType,
+        objectKey: file.objectKey,
+        size: file.size,
+        encryptedSize: file.encryptedSize,
+        chunkSize: file.chunkSize,
+      })
+      .catch((error: unknown) =>
+        // The upload stands; the badge stays 'pending' and says so. Logged for the operator.
+        this.logger.warn(
+          `Could not queue the scan of ${file.id}: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
+    return { file: toFileDto(file) };
+  }
+
+  async list(auth: RpcAuth): Promise<FileListResponse> {
+    return { files: (await this.files.listActive(auth.userId)).map(toFileDto) };
+  }
+
+  async listDeleted(auth: RpcAuth): Promise<FileListResponse> {
+    return { files: (await this.files.listDeleted(auth.userId)).map(toFileDto) };
+  }
+
+  async remove(auth: RpcAuth, id: string): Promise<void> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active' || row.isDeleted) throw notFound();
+    if (!(await this.files.setDeleted(auth.userId, id, true, new Date()))) throw notFound();
+  }
+
+  async restore(auth: RpcAuth, id: string): Promise<FileResponse> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active' || !row.isDeleted) throw notFound();
+    const restored = await this.files.setDeleted(auth.userId, id, false, new Date());
+    if (!restored) throw notFound();
+    return { file: toFileDto(restored) };
+  }
+
+  /** The stored object first, then the row: the other way round, a failure would orphan the object. */
+  private async destroy(row: FileEntity): Promise<void> {
+    await this.storage.driver(row.storageType).delete(row.objectKey);
+    await this.files.deleteRow(row.ownerId, row.id);
+  }
+
+  async purge(auth: RpcAuth, id: string): Promise<void> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active' || !row.isDeleted) throw notFound();
+    await this.destroy(row);
+  }
+
+  async emptyTrash(auth: RpcAuth): Promise<{ deleted: number }> {
+    const rows = await this.files.listAllOwned(auth.userId, true);
+    for (const row of rows) await this.destroy(row);
+    return { deleted: rows.length };
+  }
+
+  /** Account deletion: every file, object and pending upload of the user. */
+  async purgeOwner(userId: string): Promise<{ deleted: number }> {
+    const rows = await this.files.listAllOwned(userId, false);
+    for (const row of rows) await this.destroy(row);
+    return { deleted: rows.length };
+  }
+
+  counts(auth: RpcAuth): Promise<FileCountsResponse> {
+    return this.files.counts(auth.userId);
+  }
+
+  private async readable(auth: RpcAuth, id: string): Promise<FileEntity> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active' || row.isDeleted) throw notFound();
+    if (row.virusScanResult === 'infected') throw new VaultError(ErrorCode.FILE_INFECTED);
+    return row;
+  }
+
+  private async signedGet(row: FileEntity): Promise<{ url: string; expiresAt: Date }> {
+    return this.storage.usesBlobRoute(row.storageType)
+      ? this.storage.signBlobUrl(row.objectKey, 'get', FILE_URL_TTL_SECONDS)
+      : this.storage
+          .driver(row.storageType)
+          .createDownloadUrl(row.objectKey, { expiresInSeconds: FILE_URL_TTL_SECONDS });
+  }
+
+  /** The gateway re-checked the caller's authKey before asking. */
+  async downloadUrl(auth: RpcAuth, id: string): Promise<DownloadUrlResponse> {
+    const row = await this.readable(auth, id);
+    const signed = await this.signedGet(row);
+    return {
+      downloadUrl: signed.url,
+      size: row.size,
+      encryptedSize: row.encryptedSize,
+      expiresAt: signed.expiresAt.toISOString(),
+    };
+  }
+
+  async previewUrl(auth: RpcAuth, id: string): Promise<PreviewResponse> {
+    const row = await this.readable(auth, id);
+    const signed = await this.signedGet(row);
+    return { content: signed.url, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  async metadata(auth: RpcAuth, id: string): Promise<FileEncryptionMetadata> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active') throw notFound();
+    return toEncryptionMetadata(row);
+  }
+
+  async thumbnail(auth: RpcAuth, id: string): Promise<ThumbnailResponse> {
+    const row = await this.files.findOwned(auth.userId, id);
+    if (!row || row.status !== 'active' || row.encryptedThumbnail === null) {
+      throw new VaultError(ErrorCode.NOT_FOUND, 'No thumbnail for this file');
+    }
+    return { encryptedThumbnail: row.encryptedThumbnail };
+  }
+
+  async recordScan(result: ScanFileResult): Promise<void> {
+    await this.files.recordScan(result.fileId, result.result, result.detail);
+  }
+
+  /** The scheduled cleanup: uploads begun more than FILES_UPLOAD_ABANDON_SECONDS ago and never completed. */
+  async cleanupAbandoned(now: Date = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.config.cleanup.abandonSeconds * 1000);
+    let removed = 0;
+    for (;;) {
+      const rows = await this.files.listAbandoned(before, 100);
+      if (rows.length === 0) return removed;
+      for (const row of rows) {
+        if (this.storage.has(row.storageType))
+          await this.storage.driver(row.storageType).delete(row.objectKey);
+        if (await this.files.deletePending(row.id)) removed++;
+      }
+      if (rows.length < 100) return removed;
+    }
+  }
+}
