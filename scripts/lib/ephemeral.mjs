@@ -42,6 +42,30 @@ async function dropRedisPrefix(redisUrl, prefix) {
   redis.disconnect();
 }
 
+async function startStorageServers(env) {
+  const { startS3rver, startCloudinaryTestServer } = await import('@vault/storage/testing');
+  const s3 = await startS3rver();
+  const cloudinary = await startCloudinaryTestServer({
+    cloudName: 'vault-e2e',
+    apiKey: randomBytes(6).toString('hex'),
+    apiSecret: randomBytes(16).toString('hex'),
+  });
+  Object.assign(env, {
+    S3_ENDPOINT: s3.endpoint,
+    S3_PUBLIC_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    S3_REGION: s3.region,
+    CLOUDINARY_URL: cloudinary.cloudinaryUrl,
+  });
+  return {
+    async close() {
+      await Promise.allSettled([s3.close(), cloudinary.close()]);
+    },
+  };
+}
+
 /**
  * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env and logDir.
  * Everything is stopped and removed even when `fn` throws.
@@ -53,6 +77,8 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   const gatewayPort = await freePort();
   const authPort = await freePort();
   const notesPort = await freePort();
+  const filesPort = await freePort();
+  const filesHttpPort = await freePort();
   const baseDb = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault';
   const dbUrl = new URL(baseDb);
   dbUrl.pathname = `/vault_${id}`;
@@ -63,6 +89,9 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
     GATEWAY_PORT: String(gatewayPort),
     AUTH_RPC_PORT: String(authPort),
     NOTES_RPC_PORT: String(notesPort),
+    FILES_RPC_PORT: String(filesPort),
+    FILES_HTTP_PORT: String(filesHttpPort),
+    STORAGE_LOCAL_ROOT: join(dataDir, `files-${id}`),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     LOG_PRETTY: 'false',
@@ -70,6 +99,9 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   });
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   await prepare(env, { build: process.env.VAULT_SKIP_BUILD !== '1' });
+  // Every storage driver against a server speaking its protocol: S3 (s3rver, signatures checked)
+  // and Cloudinary (a local server that checks the SDK's signatures). Built by prepare().
+  const storage = await startStorageServers(env);
   const stack = startServices(env, { logDir, quiet: true });
   let crashed;
   stack.onCrash((name) => {
@@ -81,10 +113,12 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
     return await fn({ baseUrl, env, logDir, crashed: () => crashed });
   } finally {
     await stack.stop();
+    await storage.close();
     await dropDatabase(env.DATABASE_URL).catch((e) => log(`could not drop test database: ${e.message}`));
     await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX).catch((e) =>
       log(`could not clean Redis: ${e.message}`),
     );
+    rmSync(env.STORAGE_LOCAL_ROOT, { recursive: true, force: true });
     if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import { ROOT, buildAll, colorFor, ensureDependencies, log, paint, run, sleep } 
 export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
   { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
+  { name: 'files', main: 'apps/files/dist/main.js', migrate: 'apps/files/dist/migrate.js' },
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
 ];
 
@@ -22,6 +23,7 @@ export function ensureDevKeys(dataDir) {
   const priv = join(dir, 'jwt-private.pem');
   const pub = join(dir, 'jwt-public.pem');
   const secret = join(dir, 'server-secret');
+  const filesUrlSecret = join(dir, 'storage-signing-secret');
   if (!existsSync(priv) || !existsSync(pub)) {
     log('generating development JWT signing keys (Ed25519) in .data/keys');
     const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
@@ -34,8 +36,16 @@ export function ensureDevKeys(dataDir) {
   if (!existsSync(secret)) {
     writeFileSync(secret, randomBytes(48).toString('base64url'), { mode: 0o600 });
   }
+  if (!existsSync(filesUrlSecret)) {
+    writeFileSync(filesUrlSecret, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  }
   chmodSync(priv, 0o600);
-  return { JWT_PRIVATE_KEY_FILE: priv, JWT_PUBLIC_KEY_FILE: pub, SERVER_SECRET_FILE: secret };
+  return {
+    JWT_PRIVATE_KEY_FILE: priv,
+    JWT_PUBLIC_KEY_FILE: pub,
+    SERVER_SECRET_FILE: secret,
+    STORAGE_SIGNING_SECRET_FILE: filesUrlSecret,
+  };
 }
 
 /** The local-mode environment; anything already set in `overrides` or process.env wins. */
@@ -53,12 +63,20 @@ export function localEnv(overrides = {}) {
     AUTH_RPC_PORT: '4001',
     NOTES_RPC_HOST: '127.0.0.1',
     NOTES_RPC_PORT: '4002',
+    FILES_RPC_HOST: '127.0.0.1',
+    FILES_RPC_PORT: '4003',
+    FILES_HTTP_HOST: '127.0.0.1',
+    FILES_HTTP_PORT: '4013',
+    // Encrypted file objects of the local driver (ciphertext only).
+    STORAGE_LOCAL_ROOT: join(dataDir, 'files'),
     LOG_LEVEL: 'info',
     VAULT_DATA_DIR: dataDir,
     // Built by prepare(); until then the gateway shows its placeholder page.
     WEB_ROOT: webRoot,
   };
   const env = { ...defaults, ...pick(process.env, Object.keys(defaults)), ...overrides };
+  // The gateway streams blob requests to the files service's HTTP listener.
+  env.FILES_HTTP_URL ??= `http://${env.FILES_HTTP_HOST}:${env.FILES_HTTP_PORT}`;
   return { ...env, ...ensureDevKeysIfUnset(env) };
 }
 
