@@ -12,9 +12,14 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
 import { AUTH_RPC, AuthRpcClient } from './proxy/auth-rpc.client';
+import { FilesBlobProxy } from './proxy/files-blob.proxy';
+import { FILES_RPC, FilesRpcClient } from './proxy/files-rpc.client';
 import { NOTES_RPC, NotesRpcClient } from './proxy/notes-rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
+import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
+import { FilesBlobController } from './routes/files/files-blob.controller';
+import { FilesController } from './routes/files/files.controller';
 import { HealthController } from './routes/health/health.controller';
 import { HealthService } from './routes/health/health.service';
 import { NotesController } from './routes/notes/notes.controller';
@@ -43,7 +48,7 @@ export class AppModule {
   static forRoot({ config, logger, redis }: GatewayModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AuthController, NotesController, HealthController],
+      controllers: [AuthController, NotesController, FilesController, FilesBlobController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
@@ -75,6 +80,21 @@ export class AppModule {
             ),
         },
         NotesRpcClient,
+        {
+          provide: FILES_RPC,
+          useFactory: () =>
+            ClientProxyFactory.create(
+              rpcClientOptions('files', {
+                transport: config.rpc.transport,
+                natsUrl: config.rpc.natsUrl,
+                host: config.files.host,
+                port: config.files.port,
+              }),
+            ),
+        },
+        FilesRpcClient,
+        { provide: FilesBlobProxy, useFactory: () => new FilesBlobProxy({ httpUrl: config.files.httpUrl }) },
+        CloudinaryMultipartUpload,
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
         SessionLiveness,
         RefreshCookies,

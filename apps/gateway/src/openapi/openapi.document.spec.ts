@@ -3,6 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AUTH_MODE } from '../auth/auth.decorators';
 import { RATE_LIMIT_BUCKET } from '../security/rate-limit.decorator';
 import { AuthController } from '../routes/auth/auth.controller';
+import { FilesBlobController } from '../routes/files/files-blob.controller';
+import { FilesController } from '../routes/files/files.controller';
 import { HealthController } from '../routes/health/health.controller';
 import { NotesController } from '../routes/notes/notes.controller';
 import { buildOpenApiDocument, ROUTES } from './openapi.document';
@@ -28,6 +30,25 @@ const EXPECTED = [
   'post /api/notes/{id}/restore',
   'delete /api/notes/{id}/permanent',
   'delete /api/notes/trash',
+  'get /api/files/storage-types',
+  'post /api/files/upload-url',
+  'post /api/files/upload-complete',
+  'post /api/files/cloudinary/upload-url',
+  'post /api/files/cloudinary/upload',
+  'get /api/files',
+  'get /api/files/deleted',
+  'get /api/files/counts',
+  'delete /api/files/trash',
+  'delete /api/files/{id}',
+  'post /api/files/{id}/restore',
+  'delete /api/files/{id}/permanent',
+  'get /api/files/{id}/metadata',
+  'get /api/files/{id}/optimized',
+  'post /api/files/{id}/download-url',
+  'post /api/files/{id}/preview',
+  'put /api/files/blob/{objectKey}',
+  'get /api/files/blob/{objectKey}',
+  'head /api/files/blob/{objectKey}',
   'get /api/health',
   'get /api/health/live',
 ];
@@ -41,7 +62,14 @@ interface ControllerRoute {
 /** Routes as Nest will register them, read from the controllers' decorators. */
 function controllerRoutes(): ControllerRoute[] {
   const out: ControllerRoute[] = [];
-  for (const controller of [AuthController, NotesController, HealthController]) {
+  const controllers = [
+    AuthController,
+    NotesController,
+    FilesController,
+    FilesBlobController,
+    HealthController,
+  ];
+  for (const controller of controllers) {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
     const proto = controller.prototype as unknown as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(proto)) {
@@ -54,14 +82,19 @@ function controllerRoutes(): ControllerRoute[] {
         .filter((s) => s && s !== '/')
         .join('/')
         .replace(/\/+/g, '/')
-        .replace(/:([A-Za-z]+)/g, '{$1}');
+        .replace(/:([A-Za-z]+)/g, '{$1}')
+        // The blob route's wildcard is the signed object key (`<ownerId>/<fileId>`).
+        .replace(/\/\*$/, '/{objectKey}');
       out.push({
         key: `${RequestMethod[method].toLowerCase()} ${full}`,
         authMode:
           (Reflect.getMetadata(AUTH_MODE, handler) as string | undefined) ??
           (Reflect.getMetadata(AUTH_MODE, controller) as string | undefined) ??
           'required',
-        rateLimit: (Reflect.getMetadata(RATE_LIMIT_BUCKET, handler) as string | undefined) ?? 'api',
+        rateLimit:
+          (Reflect.getMetadata(RATE_LIMIT_BUCKET, handler) as string | undefined) ??
+          (Reflect.getMetadata(RATE_LIMIT_BUCKET, controller) as string | undefined) ??
+          'api',
       });
     }
   }
@@ -196,6 +229,93 @@ describe('buildOpenApiDocument', () => {
       properties: {
         notes: { type: 'array', items: { required: expect.arrayContaining(['id', 'createdAt']) } },
       },
+    });
+  });
+
+  describe('files routes', () => {
+    type Op = {
+      parameters?: { name: string; in: string }[];
+      requestBody?: { content: Record<string, { schema: unknown }> };
+      responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+      security: unknown[];
+    };
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as Op;
+    const statuses = (path: string, method: string) => Object.keys(op(path, method).responses).sort();
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+
+    it('answers 201 to the upload URLs and the multipart upload, which create a pending file', () => {
+      expect(statuses('/api/files/upload-url', 'post')).toEqual(
+        ['201', '400', '401', '409', '413', '429', '500', '503'].sort(),
+      );
+      expect(statuses('/api/files/cloudinary/upload-url', 'post')).toContain('201');
+      expect(statuses('/api/files/cloudinary/upload', 'post')).toEqual(
+        ['201', '400', '401', '409', '413', '429', '500', '503'].sort(),
+      );
+      expect(statuses('/api/files/upload-complete', 'post')).toEqual(
+        ['200', '400', '401', '404', '413', '429', '500', '503'].sort(),
+      );
+    });
+
+    it('describes the upload bodies with the contract schemas, strict, and the form as multipart with the file last', () => {
+      expect(schemas.CreateUploadBody).toMatchObject({
+        additionalProperties: false,
+        required: expect.arrayContaining(['fileId', 'size', 'encryptedSize', 'storageType']),
+        properties: { size: { type: 'integer', maximum: 104_857_600 } },
+      });
+      const form = op('/api/files/cloudinary/upload', 'post').requestBody?.content;
+      expect(Object.keys(form ?? {})).toEqual(['multipart/form-data']);
+      expect(schemas.CloudinaryUploadForm).toMatchObject({
+        required: expect.arrayContaining(['fileId', 'encryptedSize', 'file']),
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      });
+      expect(schemas.CloudinaryUploadForm?.required).not.toContain('storageType');
+    });
+
+    it('puts the password-checked routes on the auth limit, with 401/403/404/423 documented', () => {
+      for (const path of ['/api/files/{id}/download-url', '/api/files/{id}/preview']) {
+        expect(ROUTES.find((r) => r.path === path)?.rateLimit).toBe('auth');
+        expect(statuses(path, 'post')).toEqual(
+          ['200', '400', '401', '403', '404', '413', '423', '429', '500', '503'].sort(),
+        );
+        expect(schemas.FileAccessBody).toMatchObject({ required: ['authKey'], additionalProperties: false });
+      }
+    });
+
+    it('documents the trash, the per-id routes (path id), the counts and the thumbnail query', () => {
+      expect(statuses('/api/files/{id}', 'delete')).toEqual(expect.arrayContaining(['204', '400', '404']));
+      expect(statuses('/api/files/{id}/permanent', 'delete')).toEqual(
+        expect.arrayContaining(['204', '404', '503']),
+      );
+      expect(statuses('/api/files/trash', 'delete')).toContain('200');
+      expect(op('/api/files/{id}/optimized', 'get').parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+        'path:id',
+        'query:width',
+        'query:height',
+        'query:quality',
+        'query:format',
+      ]);
+      expect(schemas.FileCountsResponse).toMatchObject({ required: ['active', 'deleted', 'bytes'] });
+    });
+
+    it('documents the blob route as public, on its own limit, bytes in and out, 206 with Content-Range', () => {
+      for (const method of ['put', 'get', 'head']) {
+        expect(op('/api/files/blob/{objectKey}', method).security).toEqual([]);
+        expect(
+          ROUTES.find((r) => r.method === method && r.path === '/api/files/blob/{objectKey}')?.rateLimit,
+        ).toBe('blob');
+      }
+      expect(Object.keys(op('/api/files/blob/{objectKey}', 'put').requestBody?.content ?? {})).toEqual([
+        'application/octet-stream',
+      ]);
+      expect(statuses('/api/files/blob/{objectKey}', 'put')).toEqual(
+        ['204', '400', '403', '413', '429', '500', '503'].sort(),
+      );
+      const get = op('/api/files/blob/{objectKey}', 'get');
+      expect(Object.keys(get.responses['200']?.content ?? {})).toEqual(['application/octet-stream']);
+      expect(get.responses['206']?.headers).toHaveProperty('Content-Range');
+      expect(statuses('/api/files/blob/{objectKey}', 'get')).toEqual(
+        expect.arrayContaining(['200', '206', '403', '404', '503']),
+      );
     });
   });
 

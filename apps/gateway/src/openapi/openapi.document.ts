@@ -2,6 +2,11 @@ import {
   authKeySchema,
   authResponseSchema,
   changePasswordBodySchema,
+  cloudinaryUploadUrlResponseSchema,
+  completeUploadBodySchema,
+  createUploadBodySchema,
+  createUploadResponseSchema,
+  downloadUrlResponseSchema,
   createNoteBatchBodySchema,
   createNoteBatchResponseSchema,
   createNoteBodySchema,
@@ -10,6 +15,15 @@ import {
   EMAIL_RE,
   ERROR_INFO,
   ErrorCode,
+  FILE_MAX_BYTES,
+  FILE_URL_TTL_SECONDS,
+  fileAccessBodySchema,
+  fileCountsResponseSchema,
+  fileEncryptionMetadataSchema,
+  fileIdParamSchema,
+  fileListResponseSchema,
+  fileMetadataSchema,
+  fileResponseSchema,
   kdfParamsSchema,
   listNotesQuerySchema,
   loginBodySchema,
@@ -23,6 +37,7 @@ import {
   noteResponseSchema,
   PHONE_RE,
   preloginBodySchema,
+  previewResponseSchema,
   preloginResponseSchema,
   REFRESH_COOKIE,
   refreshResponseSchema,
@@ -33,10 +48,18 @@ import {
   sessionListResponseSchema,
   SIGNUP_LIMITS,
   signupBodySchema,
+  storageTypesResponseSchema,
+  thumbnailResponseSchema,
   updateNoteBodySchema,
   USERNAME_RE,
 } from '@vault/contracts';
 import { z } from 'zod';
+import { BLOB_MAX_BYTES } from '../proxy/files-blob.proxy';
+import {
+  cloudinaryUploadResponseSchema,
+  MULTIPART_MAX_BYTES,
+} from '../routes/files/cloudinary-multipart.upload';
+import { thumbnailQuerySchema } from '../routes/files/thumbnail-query.schema';
 import { healthResponseSchema, liveResponseSchema } from '../routes/health/health.schema';
 
 /**
@@ -46,13 +69,15 @@ import { healthResponseSchema, liveResponseSchema } from '../routes/health/healt
  */
 
 type JsonSchema = Record<string, unknown>;
-type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type HttpMethod = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 type Security = 'bearer' | 'optional-bearer' | 'refresh-cookie' | 'none';
 
 interface Success {
   status: number;
   description: string;
   schema?: string | string[];
+  /** The answer is the stored (encrypted) bytes, not JSON. */
+  binary?: boolean;
   setsCookie?: boolean;
   clearsCookie?: boolean;
 }
@@ -63,10 +88,13 @@ export interface RouteDoc {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'auth' | 'notes' | 'health';
+  tag: 'auth' | 'notes' | 'files' | 'health';
   security: Security;
-  rateLimit: 'auth' | 'api' | 'none';
+  rateLimit: 'auth' | 'api' | 'blob' | 'none';
+  /** Component name of the request body. */
   body?: string;
+  /** How the body is sent: JSON (default), a multipart form, or raw bytes. */
+  bodyType?: 'json' | 'multipart' | 'binary';
   params?: z.ZodType;
   /** Query parameters, from a strict contract schema (unknown ones answer 400). */
   query?: z.ZodType;
@@ -75,6 +103,21 @@ export interface RouteDoc {
 }
 
 const E = ErrorCode;
+
+/** The path of a signed blob URL: the object key, `<ownerId>/<fileId>` (documentation only). */
+const blobKeyParamSchema = z.object({
+  objectKey: z
+    .string()
+    .describe('<ownerId>/<fileId> (a slash inside): the path exactly as the signed URL gives it'),
+});
+
+/** The signed query of a blob URL, exactly as the files service signed it (documentation only). */
+const blobQuerySchema = z.object({
+  op: z.enum(['put', 'get']).describe('The one operation the URL is signed for'),
+  exp: z.string().describe('Expiry, Unix seconds'),
+  len: z.string().optional().describe('Uploads: the exact byte length signed'),
+  sig: z.string().describe('HMAC-SHA256, hex'),
+});
 
 /** Every route the gateway serves under /api (docs excluded). */
 export const ROUTES: RouteDoc[] = [
@@ -337,6 +380,316 @@ export const ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/api/files/storage-types',
+    operationId: 'listStorageTypes',
+    summary:
+      'The storage this deployment has configured, and the default (the upload dialog offers exactly these)',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Configured storage types', schema: 'StorageTypesResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'post',
+    path: '/api/files/upload-url',
+    operationId: 'createUpload',
+    summary:
+      'Record a pending upload of a file sealed on the client and sign where its bytes go: PUT them ' +
+      `there as application/octet-stream within ${FILE_URL_TTL_SECONDS / 60} minutes (a relative ` +
+      '/api/files/blob/... URL on this origin, or an S3 presigned URL), then POST /api/files/upload-complete. ' +
+      `The plaintext size is at most ${FILE_MAX_BYTES} bytes. The same request again (same fileId, same body) ` +
+      'signs a new URL for the same pending upload',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'CreateUploadBody',
+    success: [
+      { status: 201, description: 'Pending upload recorded, URL signed', schema: 'CreateUploadResponse' },
+    ],
+    errors: [
+      E.VALIDATION_FAILED,
+      E.STORAGE_NOT_CONFIGURED,
+      E.UNAUTHENTICATED,
+      E.SESSION_REVOKED,
+      E.CONFLICT,
+      E.PAYLOAD_TOO_LARGE,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/api/files/upload-complete',
+    operationId: 'completeUpload',
+    summary:
+      'Check the stored object against encryptedSize, make the file visible and queue its scan ' +
+      '(repeating it answers the same file)',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'CompleteUploadBody',
+    success: [{ status: 200, description: 'The uploaded file', schema: 'FileResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UPLOAD_SIZE_MISMATCH, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'post',
+    path: '/api/files/cloudinary/upload-url',
+    operationId: 'createCloudinaryUpload',
+    summary:
+      'Record a pending Cloudinary upload and sign the parameters of a direct upload: POST ' +
+      'multipart/form-data to uploadUrl with every entry of fields and the encrypted bytes as file',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'FileMetadataBody',
+    success: [
+      {
+        status: 201,
+        description: 'Pending upload recorded, parameters signed',
+        schema: 'CloudinaryUploadUrlResponse',
+      },
+    ],
+    errors: [
+      E.VALIDATION_FAILED,
+      E.STORAGE_NOT_CONFIGURED,
+      E.UNAUTHENTICATED,
+      E.SESSION_REVOKED,
+      E.CONFLICT,
+      E.PAYLOAD_TOO_LARGE,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/api/files/cloudinary/upload',
+    operationId: 'uploadToCloudinary',
+    summary:
+      'Upload through the gateway to Cloudinary in one request: multipart/form-data with the metadata ' +
+      'fields as text (numbers as decimal text) first and the encrypted bytes as the part "file" last ' +
+      '(a file before the fields answers 400 "Send the metadata fields before the file"). The file is ' +
+      `streamed to storage, never held; the whole body may be at most ${MULTIPART_MAX_BYTES} bytes`,
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    body: 'CloudinaryUploadForm',
+    bodyType: 'multipart',
+    success: [{ status: 201, description: 'Stored and completed', schema: 'CloudinaryUploadResponse' }],
+    errors: [
+      E.VALIDATION_FAILED,
+      E.STORAGE_NOT_CONFIGURED,
+      E.UPLOAD_SIZE_MISMATCH,
+      E.UNAUTHENTICATED,
+      E.SESSION_REVOKED,
+      E.CONFLICT,
+      E.PAYLOAD_TOO_LARGE,
+    ],
+  },
+  {
+    method: 'get',
+    path: '/api/files',
+    operationId: 'listFiles',
+    summary: 'Active files (sealed metadata), most recently uploaded first',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Files', schema: 'FileListResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'get',
+    path: '/api/files/deleted',
+    operationId: 'listDeletedFiles',
+    summary: 'The files trash',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Deleted files', schema: 'FileListResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'get',
+    path: '/api/files/counts',
+    operationId: 'countFiles',
+    summary:
+      'How many files are active and in the trash, and their stored bytes (sidebar). An addition to api-contract.md',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'Counts', schema: 'FileCountsResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'delete',
+    path: '/api/files/trash',
+    operationId: 'emptyFilesTrash',
+    summary:
+      'Permanently delete every file in the trash, stored objects included. An addition to api-contract.md',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    success: [{ status: 200, description: 'How many files were deleted', schema: 'EmptyTrashResponse' }],
+    errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
+  },
+  {
+    method: 'delete',
+    path: '/api/files/{id}',
+    operationId: 'deleteFile',
+    summary: 'Soft delete: move the file to the trash',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    success: [{ status: 204, description: 'In the trash' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'post',
+    path: '/api/files/{id}/restore',
+    operationId: 'restoreFile',
+    summary: 'Take a file out of the trash',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    success: [{ status: 200, description: 'Restored', schema: 'FileResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'delete',
+    path: '/api/files/{id}/permanent',
+    operationId: 'purgeFile',
+    summary: 'Permanently delete a file of the trash and its stored object',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    success: [{ status: 204, description: 'Deleted for good' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'get',
+    path: '/api/files/{id}/metadata',
+    operationId: 'fileMetadata',
+    summary: 'The encryption metadata of a file (sealed name and type, sizes, iv, chunk size, wrapped key)',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    success: [{ status: 200, description: 'Encryption metadata', schema: 'FileEncryptionMetadata' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'get',
+    path: '/api/files/{id}/optimized',
+    operationId: 'fileThumbnail',
+    summary:
+      'The sealed thumbnail made on the device at upload (404 when the file has none). The server cannot ' +
+      'resize an encrypted picture: width, height, quality and format are checked, then ignored',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    query: thumbnailQuerySchema,
+    success: [{ status: 200, description: 'Sealed thumbnail', schema: 'ThumbnailResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'post',
+    path: '/api/files/{id}/download-url',
+    operationId: 'fileDownloadUrl',
+    summary:
+      'Re-check the password (authKey; 401 "Invalid password" when wrong, and no URL is signed), then sign ' +
+      `a GET of the stored (encrypted) object valid for ${FILE_URL_TTL_SECONDS / 60} minutes. Counts against ` +
+      'the auth rate limit',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'auth',
+    params: fileIdParamSchema,
+    body: 'FileAccessBody',
+    success: [{ status: 200, description: 'Signed download URL', schema: 'DownloadUrlResponse' }],
+    errors: [
+      E.VALIDATION_FAILED,
+      E.UNAUTHENTICATED,
+      E.SESSION_REVOKED,
+      E.INVALID_PASSWORD,
+      E.FILE_INFECTED,
+      E.NOT_FOUND,
+      E.ACCOUNT_LOCKED,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/api/files/{id}/preview',
+    operationId: 'filePreview',
+    summary:
+      'As download-url, answered as a preview: content is the signed URL of the stored object, decrypted ' +
+      'for preview on the device',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'auth',
+    params: fileIdParamSchema,
+    body: 'FileAccessBody',
+    success: [{ status: 200, description: 'Signed preview URL', schema: 'PreviewResponse' }],
+    errors: [
+      E.VALIDATION_FAILED,
+      E.UNAUTHENTICATED,
+      E.SESSION_REVOKED,
+      E.INVALID_PASSWORD,
+      E.FILE_INFECTED,
+      E.NOT_FOUND,
+      E.ACCOUNT_LOCKED,
+    ],
+  },
+  {
+    method: 'put',
+    path: '/api/files/blob/{objectKey}',
+    operationId: 'putBlob',
+    summary:
+      'Signed upload URL of this deployment’s own storage (local disk, Cloudinary through the files ' +
+      'service): no token, the URL’s signature is the credential. The encrypted bytes, exactly the ' +
+      `declared encryptedSize (at most ${BLOB_MAX_BYTES} bytes), streamed to storage. objectKey is ` +
+      '<ownerId>/<fileId> (it holds a slash); op, exp, len and sig come in the query as signed',
+    tag: 'files',
+    security: 'none',
+    rateLimit: 'blob',
+    params: blobKeyParamSchema,
+    query: blobQuerySchema,
+    body: 'BlobBytes',
+    bodyType: 'binary',
+    success: [{ status: 204, description: 'Stored' }],
+    errors: [E.VALIDATION_FAILED, E.UPLOAD_SIZE_MISMATCH, E.LINK_INVALID, E.PAYLOAD_TOO_LARGE],
+  },
+  {
+    method: 'get',
+    path: '/api/files/blob/{objectKey}',
+    operationId: 'getBlob',
+    summary:
+      'Signed download URL (from download-url or preview): the stored encrypted bytes, streamed. One ' +
+      'byte range (Range: bytes=a-b) answers 206 with Content-Range',
+    tag: 'files',
+    security: 'none',
+    rateLimit: 'blob',
+    params: blobKeyParamSchema,
+    query: blobQuerySchema,
+    success: [
+      { status: 200, description: 'The encrypted object', binary: true },
+      { status: 206, description: 'The requested range of the encrypted object', binary: true },
+    ],
+    errors: [E.VALIDATION_FAILED, E.LINK_INVALID, E.FILE_INFECTED, E.NOT_FOUND],
+  },
+  {
+    method: 'head',
+    path: '/api/files/blob/{objectKey}',
+    operationId: 'headBlob',
+    summary: 'As GET, headers only (Content-Length, Accept-Ranges)',
+    tag: 'files',
+    security: 'none',
+    rateLimit: 'blob',
+    params: blobKeyParamSchema,
+    query: blobQuerySchema,
+    success: [{ status: 200, description: 'The object’s headers' }],
+    errors: [E.VALIDATION_FAILED, E.LINK_INVALID, E.FILE_INFECTED, E.NOT_FOUND],
+  },
+  {
+    method: 'get',
     path: '/api/health',
     operationId: 'health',
     summary: 'Readiness: every dependency answers within 2 s',
@@ -393,6 +746,26 @@ function signupSchema(): JsonSchema {
   return schema;
 }
 
+const BINARY_SCHEMA: JsonSchema = {
+  type: 'string',
+  contentMediaType: 'application/octet-stream',
+  description: 'Encrypted bytes (the file as sealed on the client)',
+};
+
+/**
+ * The multipart form of `POST /api/files/cloudinary/upload`: the metadata fields of the JSON
+ * upload routes as text parts (numbers as decimal text), then `file`, last.
+ */
+function cloudinaryUploadForm(): JsonSchema {
+  const metadata = jsonSchema(fileMetadataSchema, 'input');
+  const props = metadata.properties as Record<string, JsonSchema>;
+  return {
+    ...metadata,
+    properties: { ...props, file: { ...BINARY_SCHEMA, description: 'The encrypted bytes; the last part' } },
+    required: [...((metadata.required as string[] | undefined) ?? []), 'file'],
+  };
+}
+
 const errorBodySchema: JsonSchema = {
   type: 'object',
   properties: {
@@ -428,6 +801,23 @@ function components(): Record<string, JsonSchema> {
     DeletedNoteListResponse: jsonSchema(deletedNoteListResponseSchema, 'output'),
     EmptyTrashResponse: jsonSchema(emptyTrashResponseSchema, 'output'),
     NoteCountsResponse: jsonSchema(noteCountsResponseSchema, 'output'),
+    StorageTypesResponse: jsonSchema(storageTypesResponseSchema, 'output'),
+    CreateUploadBody: jsonSchema(createUploadBodySchema, 'input'),
+    CreateUploadResponse: jsonSchema(createUploadResponseSchema, 'output'),
+    CompleteUploadBody: jsonSchema(completeUploadBodySchema, 'input'),
+    FileMetadataBody: jsonSchema(fileMetadataSchema, 'input'),
+    CloudinaryUploadUrlResponse: jsonSchema(cloudinaryUploadUrlResponseSchema, 'output'),
+    CloudinaryUploadForm: cloudinaryUploadForm(),
+    CloudinaryUploadResponse: jsonSchema(cloudinaryUploadResponseSchema, 'output'),
+    FileListResponse: jsonSchema(fileListResponseSchema, 'output'),
+    FileResponse: jsonSchema(fileResponseSchema, 'output'),
+    FileCountsResponse: jsonSchema(fileCountsResponseSchema, 'output'),
+    FileEncryptionMetadata: jsonSchema(fileEncryptionMetadataSchema, 'output'),
+    ThumbnailResponse: jsonSchema(thumbnailResponseSchema, 'output'),
+    FileAccessBody: jsonSchema(fileAccessBodySchema, 'input'),
+    DownloadUrlResponse: jsonSchema(downloadUrlResponseSchema, 'output'),
+    PreviewResponse: jsonSchema(previewResponseSchema, 'output'),
+    BlobBytes: BINARY_SCHEMA,
     HealthResponse: jsonSchema(healthResponseSchema, 'output'),
     LiveResponse: jsonSchema(liveResponseSchema, 'output'),
   };
@@ -484,10 +874,18 @@ function successResponses(route: RouteDoc): Record<string, unknown> {
       : s.schema
         ? ref(s.schema)
         : undefined;
+    if (s.binary) {
+      headers['Content-Length'] = { description: 'Bytes of this answer', schema: { type: 'integer' } };
+      headers['Accept-Ranges'] = { description: 'bytes', schema: { type: 'string' } };
+      if (s.status === 206) {
+        headers['Content-Range'] = { description: 'bytes <first>-<last>/<size>', schema: { type: 'string' } };
+      }
+    }
     out[String(s.status)] = {
       description: s.description,
       ...(Object.keys(headers).length ? { headers } : {}),
       ...(schema ? { content: { 'application/json': { schema } } } : {}),
+      ...(s.binary ? { content: { 'application/octet-stream': { schema: BINARY_SCHEMA } } } : {}),
     };
   }
   return out;
@@ -526,6 +924,12 @@ function security(route: RouteDoc): unknown[] | undefined {
   }
 }
 
+const MEDIA_TYPES = {
+  json: 'application/json',
+  multipart: 'multipart/form-data',
+  binary: 'application/octet-stream',
+} as const;
+
 export interface OpenApiDocument {
   openapi: string;
   info: Record<string, unknown>;
@@ -546,7 +950,12 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
       security: security(route),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { [MEDIA_TYPES[route.bodyType ?? 'json']]: { schema: ref(route.body) } },
+            },
+          }
         : {}),
       responses: { ...successResponses(route), ...errorResponses(route) },
     };
@@ -569,6 +978,13 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
         description:
           'Notes sealed on the client (api-contract.md "Notes service"): every text field is ' +
           '`hex(ciphertext||tag):hex(iv)`; the server never sees a title, a content or a tag',
+      },
+      {
+        name: 'files',
+        description:
+          'Files sealed on the client (api-contract.md "Files service"): names, types and tags are sealed ' +
+          'like notes, the bytes are encrypted in 64 KiB chunks and go to storage by signed URL; the server ' +
+          'never sees a plaintext byte or name',
       },
       { name: 'health', description: 'Probes' },
     ],

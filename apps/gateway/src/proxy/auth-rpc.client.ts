@@ -4,6 +4,7 @@ import {
   AUTH_PATTERNS,
   type AuthResponse,
   type ChangePasswordBody,
+  type FileAccessBody,
   type HealthReply,
   type LoginBody,
   type MeResponse,
@@ -63,6 +64,10 @@ export class AuthRpcClient extends RpcServiceClient {
   }
   revokeSession(ctx: RpcContext, body: SessionIdParam): Promise<null> {
     return this.call(AUTH_PATTERNS.revokeSession, ctx, body);
+  }
+  /** Re-checks the caller's authKey (file download and preview): `{ok: true}` or INVALID_PASSWORD. */
+  verifyAuthKey(ctx: RpcContext, body: FileAccessBody): Promise<{ ok: true }> {
+    return this.call(AUTH_PATTERNS.verifyAuthKey, ctx, body);
   }
   health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
     return this.call(AUTH_PATTERNS.health, ctx, undefined, timeoutMs);

@@ -319,12 +319,12 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
   });
 
   describe('health', () => {
-    it('answers 503 degraded naming auth and notes down when those services do not answer', async () => {
+    it('answers 503 degraded naming auth, notes and files down when those services do not answer', async () => {
       const res = await inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         status: 'degraded',
-        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'down' },
+        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'down', files: 'down' },
       });
     });
 

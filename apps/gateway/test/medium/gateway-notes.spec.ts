@@ -471,12 +471,12 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
   });
 
   describe('health', () => {
-    it('names notes ok when the notes service answers (auth is down here)', async () => {
+    it('names notes ok when the notes service answers (auth and files are down here)', async () => {
       const res = await inject({ method: 'GET', url: '/api/health' }, null);
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         status: 'degraded',
-        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'ok' },
+        services: { gateway: 'ok', redis: 'ok', auth: 'down', notes: 'ok', files: 'down' },
       });
     });
   });

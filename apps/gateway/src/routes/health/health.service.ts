@@ -3,6 +3,8 @@ import type { RpcContext } from '@vault/contracts';
 import { checkHealth } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import { AuthRpcClient } from '../../proxy/auth-rpc.client';
+import { FilesBlobProxy } from '../../proxy/files-blob.proxy';
+import { FilesRpcClient } from '../../proxy/files-rpc.client';
 import { NotesRpcClient } from '../../proxy/notes-rpc.client';
 import { REDIS } from '../../redis/redis.token';
 import type { HealthResponse } from './health.schema';
@@ -16,9 +18,14 @@ export class HealthService {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly auth: AuthRpcClient,
     private readonly notes: NotesRpcClient,
+    private readonly files: FilesRpcClient,
+    private readonly blobs: FilesBlobProxy,
   ) {}
 
-  /** Redis answers PING; each service answers its health RPC with status ok. */
+  /**
+   * Redis answers PING; each service answers its health RPC with status ok; for files, its
+   * HTTP listener (the blob route) answers too.
+   */
   async check(ctx: RpcContext): Promise<HealthResponse> {
     const report = await checkHealth(
       'gateway',
@@ -31,6 +38,13 @@ export class HealthService {
         notes: async () => {
           const reply = await this.notes.health(ctx, HEALTH_TIMEOUT_MS);
           if (reply?.status !== 'ok') throw new Error('notes reports degraded');
+        },
+        files: async () => {
+          const [reply] = await Promise.all([
+            this.files.health(ctx, HEALTH_TIMEOUT_MS),
+            this.blobs.ping(HEALTH_TIMEOUT_MS),
+          ]);
+          if (reply?.status !== 'ok') throw new Error('files reports degraded');
         },
       },
       HEALTH_TIMEOUT_MS,

@@ -1,0 +1,179 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  completeUploadBodySchema,
+  createUploadBodySchema,
+  fileAccessBodySchema,
+  fileIdParamSchema,
+  fileMetadataSchema,
+  type CloudinaryUploadUrlResponse,
+  type CompleteUploadBody,
+  type CreateUploadBody,
+  type CreateUploadResponse,
+  type DownloadUrlResponse,
+  type EmptyTrashResponse,
+  type FileAccessBody,
+  type FileCountsResponse,
+  type FileEncryptionMetadata,
+  type FileIdParam,
+  type FileListResponse,
+  type FileMetadataBody,
+  type FileResponse,
+  type PreviewResponse,
+  type RpcContext,
+  type StorageTypesResponse,
+  type ThumbnailResponse,
+} from '@vault/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AuthRpcClient } from '../../proxy/auth-rpc.client';
+import { FilesRpcClient } from '../../proxy/files-rpc.client';
+import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RateLimit } from '../../security/rate-limit.decorator';
+import { zodPipe } from '../../validation/zod.pipe';
+import { CloudinaryMultipartUpload, type CloudinaryUploadResponse } from './cloudinary-multipart.upload';
+import { thumbnailQuerySchema, type ThumbnailQuery } from './thumbnail-query.schema';
+
+/**
+ * /api/files (api-contract.md "Files service", plus `GET /api/files/counts` and
+ * `DELETE /api/files/trash`). Protected by the global JWT guard; each handler only translates.
+ * The signed blob route (`/api/files/blob/*`, public) is FilesBlobController.
+ */
+@Controller('files')
+export class FilesController {
+  constructor(
+    private readonly files: FilesRpcClient,
+    private readonly auth: AuthRpcClient,
+    private readonly cloudinary: CloudinaryMultipartUpload,
+  ) {}
+
+  @Get('storage-types')
+  storageTypes(@Ctx() ctx: RpcContext): Promise<StorageTypesResponse> {
+    return this.files.storageTypes(ctx);
+  }
+
+  /** Records a pending upload and signs where its bytes go (201: the file's record is created). */
+  @Post('upload-url')
+  @HttpCode(201)
+  createUpload(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(createUploadBodySchema)) body: CreateUploadBody,
+  ): Promise<CreateUploadResponse> {
+    return this.files.createUpload(ctx, body);
+  }
+
+  @Post('upload-complete')
+  @HttpCode(200)
+  completeUpload(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(completeUploadBodySchema)) body: CompleteUploadBody,
+  ): Promise<FileResponse> {
+    return this.files.completeUpload(ctx, body);
+  }
+
+  /** Signed parameters for the browser's direct upload to Cloudinary (201, like upload-url). */
+  @Post('cloudinary/upload-url')
+  @HttpCode(201)
+  createCloudinaryUpload(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(fileMetadataSchema)) body: FileMetadataBody,
+  ): Promise<CloudinaryUploadUrlResponse> {
+    return this.files.createCloudinaryUpload(ctx, body);
+  }
+
+  /** Multipart: the metadata fields, then `file`; streamed, never buffered. */
+  @Post('cloudinary/upload')
+  @HttpCode(201)
+  uploadToCloudinary(
+    @Ctx() ctx: RpcContext,
+    @Req() request: FastifyRequest,
+  ): Promise<CloudinaryUploadResponse> {
+    return this.cloudinary.upload(ctx, request.raw);
+  }
+
+  @Get()
+  list(@Ctx() ctx: RpcContext): Promise<FileListResponse> {
+    return this.files.list(ctx);
+  }
+
+  @Get('deleted')
+  listDeleted(@Ctx() ctx: RpcContext): Promise<FileListResponse> {
+    return this.files.listDeleted(ctx);
+  }
+
+  @Get('counts')
+  counts(@Ctx() ctx: RpcContext): Promise<FileCountsResponse> {
+    return this.files.counts(ctx);
+  }
+
+  @Delete('trash')
+  @HttpCode(200)
+  emptyTrash(@Ctx() ctx: RpcContext): Promise<EmptyTrashResponse> {
+    return this.files.emptyTrash(ctx);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+  ): Promise<void> {
+    await this.files.remove(ctx, params);
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  restore(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+  ): Promise<FileResponse> {
+    return this.files.restore(ctx, params);
+  }
+
+  @Delete(':id/permanent')
+  @HttpCode(204)
+  async purge(@Ctx() ctx: RpcContext, @Param(zodPipe(fileIdParamSchema)) params: FileIdParam): Promise<void> {
+    await this.files.purge(ctx, params);
+  }
+
+  @Get(':id/metadata')
+  metadata(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+  ): Promise<FileEncryptionMetadata> {
+    return this.files.metadata(ctx, params);
+  }
+
+  /** The sealed thumbnail (404 when the file has none); the size query is checked, then ignored. */
+  @Get(':id/optimized')
+  thumbnail(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+    @Query(zodPipe(thumbnailQuerySchema)) _query: ThumbnailQuery,
+  ): Promise<ThumbnailResponse> {
+    return this.files.thumbnail(ctx, params);
+  }
+
+  /** The password is checked by auth first (401 'Invalid password'); only then is a URL signed. */
+  @Post(':id/download-url')
+  @HttpCode(200)
+  @RateLimit('auth')
+  async downloadUrl(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+    @Body(zodPipe(fileAccessBodySchema)) body: FileAccessBody,
+  ): Promise<DownloadUrlResponse> {
+    await this.auth.verifyAuthKey(ctx, body);
+    return this.files.downloadUrl(ctx, params.id);
+  }
+
+  @Post(':id/preview')
+  @HttpCode(200)
+  @RateLimit('auth')
+  async preview(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+    @Body(zodPipe(fileAccessBodySchema)) body: FileAccessBody,
+  ): Promise<PreviewResponse> {
+    await this.auth.verifyAuthKey(ctx, body);
+    return this.files.previewUrl(ctx, params.id);
+  }
+}
