@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import { commonEnvSchema, loadConfig, maskConfig, queuePrefix } from '@vault/server-kit';
+import { describeStorage, storageOptionsFromEnv, type StorageOptions } from '@vault/storage';
 import { z } from 'zod';
 
 /**
  * The scan worker's configuration. Only this folder reads the environment; everything else
  * receives a typed `ScanWorkerConfig` (docs/conventions.md #5). Each variable is described in
- * apps/scan-worker/README.md. Secrets (storage credentials) are masked in the boot log.
+ * apps/scan-worker/README.md. The storage variables are the files service's, read by the
+ * shared parser of @vault/storage (`storageOptionsFromEnv`); their secrets never reach the log.
  */
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
@@ -23,7 +25,6 @@ export const scanWorkerEnvSchema = commonEnvSchema.extend({
   SCAN_ATTEMPTS: int(1, 100).default(5),
   /** First retry delay; each further retry waits twice as long. */
   SCAN_BACKOFF_MS: int(0, 3_600_000).default(5_000),
-  STORAGE_LOCAL_ROOT: z.string().min(1).default('.data/files'),
 });
 export type ScanWorkerEnv = z.output<typeof scanWorkerEnvSchema>;
 
@@ -43,7 +44,8 @@ export interface ScanWorkerConfig {
   redis: { url: string; prefix: string; queuePrefix: string };
   clamd: ClamdConfig;
   scan: { concurrency: number; attempts: number; backoffMs: number };
-  storage: { localRoot: string };
+  /** The drivers to read objects with, by the job's `storageType` (@vault/storage). */
+  storage: StorageOptions;
   /** Optional HTTP probe listener. */
   health: { host: string; port?: number };
   /** The validated variables, for the masked boot log. */
@@ -52,27 +54,59 @@ export interface ScanWorkerConfig {
 
 type Env = Record<string, string | undefined>;
 
-export function toScanWorkerConfig(env: ScanWorkerEnv): ScanWorkerConfig {
+/**
+ * Storage from the environment, as the files service reads it. A relative STORAGE_LOCAL_ROOT
+ * (default `.data/files`) is taken from the repository root, where local mode runs everything.
+ */
+export function toStorageOptions(raw: Env): StorageOptions {
+  const localRoot = resolve(REPO_ROOT, raw.STORAGE_LOCAL_ROOT || '.data/files');
+  return storageOptionsFromEnv({ ...raw, STORAGE_LOCAL_ROOT: localRoot });
+}
+
+export function toScanWorkerConfig(env: ScanWorkerEnv, storage: StorageOptions): ScanWorkerConfig {
   return {
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX, queuePrefix: queuePrefix(env.REDIS_PREFIX) },
     clamd: { host: env.CLAMD_HOST, port: env.CLAMD_PORT, timeoutMs: env.CLAMD_TIMEOUT_MS },
     scan: { concurrency: env.SCAN_CONCURRENCY, attempts: env.SCAN_ATTEMPTS, backoffMs: env.SCAN_BACKOFF_MS },
-    storage: { localRoot: resolve(REPO_ROOT, env.STORAGE_LOCAL_ROOT) },
+    storage,
     health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
     env,
   };
 }
 
-/** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */
-export function loadScanWorkerConfig(env: Env = process.env): ScanWorkerConfig {
-  return toScanWorkerConfig(loadConfig(scanWorkerEnvSchema, env));
+/** The lines after the first of an `Invalid ... configuration:` message, indented alike. */
+function problemsOf(error: unknown): string[] {
+  const lines = (error instanceof Error ? error.message : String(error)).split('\n');
+  return (lines.length > 1 ? lines.slice(1) : lines).map((line) => `  ${line.replace(/^\s*(- )?/, '')}`);
 }
 
-/** The configuration as it may appear in logs: secrets and URL passwords masked. */
+/**
+ * Reads and validates the environment once; throws `Invalid configuration: ...` listing every
+ * problem, the worker's own variables and the storage's together.
+ */
+export function loadScanWorkerConfig(env: Env = process.env): ScanWorkerConfig {
+  const problems: string[] = [];
+  let parsed: ScanWorkerEnv | undefined;
+  let storage: StorageOptions | undefined;
+  try {
+    parsed = loadConfig(scanWorkerEnvSchema, env);
+  } catch (error) {
+    problems.push(...problemsOf(error));
+  }
+  try {
+    storage = toStorageOptions(env);
+  } catch (error) {
+    problems.push(...problemsOf(error));
+  }
+  if (!parsed || !storage) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  return toScanWorkerConfig(parsed, storage);
+}
+
+/** The configuration as it may appear in logs: secrets and URL passwords masked, storage by driver. */
 export function describeConfig(config: ScanWorkerConfig): Record<string, unknown> {
-  return maskConfig({ ...config.env });
+  return { ...maskConfig({ ...config.env }), storage: describeStorage(config.storage) };
 }
 
 /** DI token of the validated configuration. */

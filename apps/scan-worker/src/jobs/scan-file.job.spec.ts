@@ -1,5 +1,6 @@
 import type { ScanFileJob, ScanFileResult } from '@vault/contracts';
 import { loadScanWorkerConfig } from '../config/scan-worker.config';
+import { STORAGE_ENV } from '../testing/storage-env';
 import type { ScanLocksRepository } from '../queues/scan-locks.repository';
 import type { ScanResultPublisher } from '../queues/scan-result.publisher';
 import type { FileScanner, ScanOutcome } from '../scanners/file-scanner.service';
@@ -37,7 +38,7 @@ function harness(outcome: ScanOutcome, opts: { locked?: boolean } = {}) {
       published.push(r);
     }),
   };
-  const config = loadScanWorkerConfig({ SCAN_ATTEMPTS: '3', SCAN_BACKOFF_MS: '100' });
+  const config = loadScanWorkerConfig({ ...STORAGE_ENV, SCAN_ATTEMPTS: '3', SCAN_BACKOFF_MS: '100' });
   const handler = new ScanFileJobHandler(
     scanner as unknown as FileScanner,
     locks as unknown as ScanLocksRepository,

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { ErrorCode, VaultError, expectedEncryptedSize, type ScanFileJob } from '@vault/contracts';
 import { loadScanWorkerConfig } from '../config/scan-worker.config';
+import { STORAGE_ENV } from '../testing/storage-env';
 import { closedPort, startFakeClamd, type FakeClamd } from '../testing/fake-clamd';
 import { CLEAN_DETAIL, FileScanner, unavailableDetail } from './file-scanner.service';
 import type { ObjectReader } from './object-reader';
@@ -58,7 +59,7 @@ describe(FileScanner.name, () => {
   const scanner = (reader: ObjectReader | undefined, port = clamd.port) =>
     new FileScanner(
       reader ? { local: reader } : {},
-      loadScanWorkerConfig({ CLAMD_PORT: String(port), CLAMD_TIMEOUT_MS: '1000' }),
+      loadScanWorkerConfig({ ...STORAGE_ENV, CLAMD_PORT: String(port), CLAMD_TIMEOUT_MS: '1000' }),
     );
 
   it('answers clean, saying exactly what was checked', async () => {

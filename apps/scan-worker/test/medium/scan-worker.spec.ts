@@ -1,7 +1,11 @@
-import { FILE_MAX_BYTES } from '@vault/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { FILE_CHUNK_SIZE, FILE_MAX_BYTES, expectedEncryptedSize, type ScanFileJob } from '@vault/contracts';
+import { S3StorageDriver } from '@vault/storage';
+import { startS3rver, type S3rverHandle } from '@vault/storage/testing';
 import { closedPort } from '../../src/testing/fake-clamd';
 import { CLEAN_DETAIL } from '../../src/scanners/file-scanner.service';
-import { LocalDiskReader, type ObjectReader } from '../../src/scanners/object-reader';
+import { createObjectReaders, type ObjectReader } from '../../src/scanners/object-reader';
 import { SCAN_FILE_JOB } from '../../src/jobs/scan-file.job';
 import { startTestClamd, type TestClamd } from './support/clamd';
 import { EICAR, sleep, startScanWorkerTestApp, type ScanWorkerTestApp } from './support/scan-worker-test-app';
@@ -41,9 +45,10 @@ describe('scan worker (real Redis, real clamd)', () => {
     clamd = await startTestClamd();
     t = await startScanWorkerTestApp('main', {
       clamd,
-      overrides: (root) => {
-        reader = new CountingReader(new LocalDiskReader(root));
-        return { readers: { local: reader } };
+      overrides: (config) => {
+        const readers = createObjectReaders(config.storage);
+        reader = new CountingReader(readers.local as ObjectReader);
+        return { readers: { ...readers, local: reader } };
       },
     });
   });
@@ -150,5 +155,72 @@ describe('scan worker when clamd is down', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     const retries = t.logs.filter((line) => line.includes(`File ${job.fileId}: scanner unavailable`));
     expect(retries).toHaveLength(2);
+  });
+});
+
+describe('scan worker reading from S3 (s3rver)', () => {
+  let clamd: TestClamd;
+  let s3: S3rverHandle;
+  let t: ScanWorkerTestApp;
+  let driver: S3StorageDriver;
+
+  beforeAll(async () => {
+    [clamd, s3] = await Promise.all([startTestClamd(), startS3rver()]);
+    t = await startScanWorkerTestApp('s3', {
+      clamd,
+      env: {
+        S3_ENDPOINT: s3.endpoint,
+        S3_REGION: s3.region,
+        S3_BUCKET: s3.bucket,
+        S3_ACCESS_KEY: s3.accessKey,
+        S3_SECRET_KEY: s3.secretKey,
+        S3_PATH_STYLE: 'true',
+      },
+    });
+    driver = new S3StorageDriver(t.config.storage.s3!);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([s3?.close(), clamd?.stop()]);
+  });
+
+  async function putS3Object(size: number, bytes: Buffer): Promise<ScanFileJob> {
+    const fileId = randomUUID();
+    const ownerId = randomUUID();
+    const objectKey = `${ownerId}/${fileId}`;
+    await driver.put(objectKey, Readable.from([bytes]), { maxBytes: bytes.length });
+    const encryptedSize = expectedEncryptedSize(size, FILE_CHUNK_SIZE);
+    return { fileId, ownerId, storageType: 's3', objectKey, size, encryptedSize, chunkSize: FILE_CHUNK_SIZE };
+  }
+
+  it("scans an object through the job's storage type: clean, infected, truncated", async () => {
+    const size = 100_000;
+    const length = expectedEncryptedSize(size, FILE_CHUNK_SIZE);
+    const clean = await putS3Object(size, randomBytes(length));
+    const marked = randomBytes(length);
+    EICAR.copy(marked, 4096);
+    const infected = await putS3Object(size, marked);
+    const truncated = await putS3Object(size, randomBytes(length - 1));
+    await Promise.all([clean, infected, truncated].map((job) => t.enqueue(job)));
+    expect(await t.result(clean.fileId)).toMatchObject({ result: 'clean', detail: CLEAN_DETAIL });
+    expect(await t.result(infected.fileId)).toMatchObject({
+      result: 'infected',
+      detail: 'ClamAV found Vault.Test.EICAR.UNOFFICIAL in the stored bytes.',
+    });
+    expect(await t.result(truncated.fileId)).toMatchObject({
+      result: 'error',
+      detail: `Stored object is ${length - 1} bytes; expected ${length}: truncated or padded`,
+    });
+  });
+
+  it('answers error for a storage type the worker is not configured for', async () => {
+    const job = { ...(await t.storeObject({ size: 10 })), storageType: 'cloudinary' as const };
+    await t.enqueue(job);
+    expect(await t.result(job.fileId)).toEqual({
+      fileId: job.fileId,
+      result: 'error',
+      detail: 'Storage type cloudinary is not configured on the scan worker',
+    });
   });
 });

@@ -55,7 +55,8 @@ export interface StoreOptions {
 export interface TestAppOptions {
   clamd: { host: string; port: number };
   env?: Record<string, string>;
-  overrides?: (storageRoot: string) => ScanWorkerOverrides;
+  /** Replaces or wraps the object readers (given the configuration the worker runs with). */
+  overrides?: (config: ScanWorkerConfig) => ScanWorkerOverrides;
 }
 
 export async function startScanWorkerTestApp(
@@ -76,6 +77,7 @@ export async function startScanWorkerTestApp(
     SCAN_ATTEMPTS: '3',
     SCAN_BACKOFF_MS: '50',
     STORAGE_LOCAL_ROOT: storageRoot,
+    STORAGE_SIGNING_SECRET: randomBytes(32).toString('base64url'),
     ...opts.env,
   });
 
@@ -90,7 +92,7 @@ export async function startScanWorkerTestApp(
   const app: INestApplicationContext = await startScanWorker(
     config,
     new PinoNestLogger(logger),
-    opts.overrides?.(storageRoot),
+    opts.overrides?.(config),
   );
 
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
