@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: the whole product on http://localhost:8080, from a fresh clone.
-import { localEnv, prepare, startServices, waitHealthy } from './lib/stack.mjs';
+import { ensureScanner, localEnv, prepare, startServices, waitHealthy } from './lib/stack.mjs';
 import { log, paint } from './lib/util.mjs';
 
 const env = localEnv({ LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? 'true' : 'false') });
@@ -12,6 +12,7 @@ try {
   process.exit(1);
 }
 
+const scanner = await ensureScanner(env);
 const stack = startServices(env);
 let exiting = false;
 async function shutdown(code) {
@@ -19,6 +20,7 @@ async function shutdown(code) {
   exiting = true;
   log('stopping...');
   await stack.stop();
+  await scanner.stop();
   log('stopped');
   process.exit(code);
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
+import { ensureScanner, localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
 import { ROOT, log } from './util.mjs';
 
 function freePort() {
@@ -102,6 +102,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   // Every storage driver against a server speaking its protocol: S3 (s3rver, signatures checked)
   // and Cloudinary (a local server that checks the SDK's signatures). Built by prepare().
   const storage = await startStorageServers(env);
+  const scanner = await ensureScanner(env, { dir: join(dataDir, `clamd-${id}`), port: await freePort() });
   const stack = startServices(env, { logDir, quiet: true });
   let crashed;
   stack.onCrash((name) => {
@@ -114,6 +115,8 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   } finally {
     await stack.stop();
     await storage.close();
+    await scanner.stop();
+    rmSync(join(dataDir, `clamd-${id}`), { recursive: true, force: true });
     await dropDatabase(env.DATABASE_URL).catch((e) => log(`could not drop test database: ${e.message}`));
     await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX).catch((e) =>
       log(`could not clean Redis: ${e.message}`),

@@ -13,6 +13,7 @@ export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
   { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
   { name: 'files', main: 'apps/files/dist/main.js', migrate: 'apps/files/dist/migrate.js' },
+  { name: 'scan', main: 'apps/scan-worker/dist/main.js' },
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
 ];
 
@@ -163,6 +164,33 @@ export function startServices(env, { logDir, quiet = false } = {}) {
       );
     },
   };
+}
+
+/**
+ * The scan worker's clamd (architecture.md: "clamd if one answers"): one already listening on
+ * CLAMD_PORT is used; otherwise a private one is started with our own small signature database
+ * (scripts/lib/clamd.mjs). Without ClamAV installed, the stack still runs and scans end in
+ * 'error' ("Virus scanner unavailable"), which the file badge says plainly.
+ */
+export async function ensureScanner(env, { dir, port } = {}) {
+  const { ensureClamav, pingClamd, startClamd } = await import('./clamd.mjs');
+  const host = env.CLAMD_HOST ?? '127.0.0.1';
+  if (!port && (await pingClamd(host, Number(env.CLAMD_PORT ?? 3310)))) return { stop: async () => {} };
+  try {
+    ensureClamav();
+    const clamd = await startClamd({
+      dir: dir ?? join(env.VAULT_DATA_DIR, 'clamd'),
+      host,
+      ...(port ? { port } : { port: Number(env.CLAMD_PORT ?? 3310) }),
+    });
+    env.CLAMD_HOST = clamd.host;
+    env.CLAMD_PORT = String(clamd.port);
+    log(`clamd listening on ${clamd.host}:${clamd.port}`);
+    return clamd;
+  } catch (error) {
+    log(`no virus scanner: ${error instanceof Error ? error.message : error}`);
+    return { stop: async () => {} };
+  }
 }
 
 /** Polls GET /api/health until it answers 200. */
