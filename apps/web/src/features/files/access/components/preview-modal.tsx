@@ -82,7 +82,7 @@ function PreviewBody({ preview, onDownload }: { preview: PreviewState; onDownloa
     return (
       <div className="preview__loading" aria-live="polite">
         <TransferProgress progress={preview.progress} label="Preview progress" />
-        <p className="preview__loading-text">Decrypting on this device...</p>
+        <p className="preview__loading-text">Downloading and decrypting on this device...</p>
       </div>
     );
   }
