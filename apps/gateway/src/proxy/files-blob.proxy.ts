@@ -181,10 +181,9 @@ export class FilesBlobProxy implements OnApplicationShutdown {
     const answer = this.answerOf(upstream, method !== 'PUT');
     // The client went away before its answer was out: abort the upstream request (and with
     // it, the files service's read from or write to storage).
-    const onClose = () => {
-      if (!reply.raw.writableFinished) upstream.destroy(new Error('client closed the connection'));
-    };
-    reply.raw.once('close', onClose);
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableEnded) upstream.destroy(new Error('client closed the connection'));
+    });
 
     if (method === 'PUT') {
       raw.once('error', (error) => upstream.destroy(error));
@@ -200,6 +199,8 @@ export class FilesBlobProxy implements OnApplicationShutdown {
     }
 
     const res = await answer;
+    // Its errors (the upstream breaking off mid-answer) reach whoever reads it; never uncaught.
+    res.on('error', () => undefined);
     // An upload refused before its body was read: stop sending it upstream. The rest of the
     // client's body is left unread and the connection closes after the answer (onSend hook).
     if (method === 'PUT' && !raw.complete) raw.unpipe();

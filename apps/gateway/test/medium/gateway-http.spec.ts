@@ -328,6 +328,18 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       });
     });
 
+    it('answers 503 on the public blob route when the files service’s HTTP listener does not answer', async () => {
+      const url = `/api/files/blob/${randomUUID()}/${randomUUID()}?op=get&exp=9999999999&sig=${'a'.repeat(64)}`;
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await inject({ method, url });
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['cache-control']).toBe('no-store');
+        if (method === 'GET') {
+          expect(res.json()).toMatchObject({ error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE' });
+        }
+      }
+    });
+
     it('answers 200 on /api/health/live', async () => {
       const res = await inject({ method: 'GET', url: '/api/health/live' });
       expect(res.statusCode).toBe(200);

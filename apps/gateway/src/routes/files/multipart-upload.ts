@@ -170,7 +170,7 @@ export function readMultipartUpload(
     });
     // A client that goes away mid-body never ends the stream busboy reads: end it here.
     request.on('close', () => {
-      if (!request.complete) fail(bad(MULTIPART_MESSAGES.malformed));
+      if (!request.readableEnded) fail(bad(MULTIPART_MESSAGES.malformed));
     });
     request.pipe(parser);
   });
