@@ -13,6 +13,8 @@ COPY libs/storage/package.json libs/storage/
 COPY apps/auth/package.json apps/auth/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/notes/package.json apps/notes/
+COPY apps/files/package.json apps/files/
+COPY apps/scan-worker/package.json apps/scan-worker/
 COPY apps/web/package.json apps/web/
 COPY apps/e2e/package.json apps/e2e/
 COPY bench/package.json bench/
