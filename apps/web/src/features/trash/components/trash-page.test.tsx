@@ -27,6 +27,13 @@ async function setup(
   return { ...view, api, files };
 }
 
+/** Empty Trash, once both lists have loaded (it is disabled until then). */
+async function emptyTrashButton(): Promise<HTMLButtonElement> {
+  const button = (await screen.findByRole('button', { name: 'Empty Trash' })) as HTMLButtonElement;
+  await waitFor(() => expect(button.disabled).toBe(false));
+  return button;
+}
+
 const trashed = (key: CryptoKey, title: string, content: string, deletedAt: string) =>
   sealNote(key, { title, content }, { deletedAt, updatedAt: '2026-01-01T00:00:00.000Z' });
 
@@ -152,7 +159,7 @@ describe('TrashPage', () => {
         ),
     );
     await screen.findByRole('heading', { name: 'Trash (3)' });
-    await user.click(screen.getByRole('button', { name: 'Empty Trash' }));
+    await user.click(await emptyTrashButton());
     const confirm = screen.getByRole('alertdialog', { name: 'Empty trash' });
     expect(confirm.textContent).toContain('permanently delete all 3 items in trash');
     expect(
@@ -174,7 +181,7 @@ describe('TrashPage', () => {
         'Service unavailable',
       ),
     );
-    await user.click(await screen.findByRole('button', { name: 'Empty Trash' }));
+    await user.click(await emptyTrashButton());
     await user.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
     );
@@ -355,7 +362,7 @@ describe('TrashPage: deleted files', () => {
       async (key) => new FakeFilesApi([], [await deletedFile(key, 'f.txt', 100, '2026-05-04T10:00:00.000Z')]),
     );
     await screen.findByRole('heading', { name: 'Trash (3)' });
-    await user.click(screen.getByRole('button', { name: 'Empty Trash' }));
+    await user.click(await emptyTrashButton());
     const confirm = screen.getByRole('alertdialog', { name: 'Empty trash' });
     expect(confirm.textContent).toContain('permanently delete all 3 items in trash');
     await user.click(within(confirm).getByRole('button', { name: 'Empty Trash' }));
@@ -378,7 +385,7 @@ describe('TrashPage: deleted files', () => {
         ),
     );
     await screen.findByRole('heading', { name: 'Trash (2)' });
-    await user.click(screen.getByRole('button', { name: 'Empty Trash' }));
+    await user.click(await emptyTrashButton());
     await user.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
     );

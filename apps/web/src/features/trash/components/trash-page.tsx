@@ -128,11 +128,15 @@ export function TrashPage() {
     }
   };
 
-  /** Both trash endpoints; whatever one of them removed leaves the page even when the other fails. */
+  /**
+   * Both trash endpoints (notes and files), each only when the trash shows items of its kind: the
+   * confirmation named a number of items, and a list that did not load is not emptied unseen.
+   * Whatever one of them removed leaves the page even when the other fails.
+   */
   const empty = async (): Promise<number> => {
     const [n, f] = await Promise.allSettled([
-      notes.length > 0 || deletedNotes.status !== 'success' ? emptyTrash(api) : Promise.resolve(0),
-      files.length > 0 || deletedFiles.status !== 'success' ? emptyFilesTrash(api) : Promise.resolve(0),
+      notes.length > 0 ? emptyTrash(api) : Promise.resolve(0),
+      files.length > 0 ? emptyFilesTrash(api) : Promise.resolve(0),
     ]);
     let removed = 0;
     if (n.status === 'fulfilled') {
