@@ -890,6 +890,15 @@ describe('gateway /api/files (real Redis, stub files and auth services over TCP,
       expect(blobs.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'HEAD']);
     });
 
+    it('never logs the signature of a blob URL (it is a 5-minute credential)', async () => {
+      const sig = randomBytes(32).toString('hex');
+      const url = `/api/files/blob/${randomUUID()}/${randomUUID()}?op=get&exp=9999999999&sig=${sig}`;
+      await inject({ method: 'GET', url }, null);
+      const logged = gw.logs.join('\n');
+      expect(logged).not.toContain(sig);
+      expect(logged).toContain('sig=***');
+    });
+
     it('counts the blob route per IP against its own limit', async () => {
       const ip = clientAddress();
       const statuses: number[] = [];
