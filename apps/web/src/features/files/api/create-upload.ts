@@ -12,7 +12,7 @@ import type { SealedUploadFields } from '../../../workers/files-messages';
 export async function createUpload(
   api: ApiClient,
   fields: SealedUploadFields,
-  storageType: Exclude<StorageType, 'cloudinary'>,
+  storageType: StorageType,
 ): Promise<CreateUploadResponse> {
   return parseResponse(
     createUploadResponseSchema,

@@ -105,20 +105,16 @@ describe('UploadQueue', () => {
     expect(queue.getSnapshot().items[0]!.status).toBe('completed');
   });
 
-  it('Cloudinary: signed fields + file as multipart, no upload-complete and no completing step', async () => {
+  it('Cloudinary: the same signed upload URL (the blob route streams to Cloudinary), then upload-complete', async () => {
     const { api, queue, trail, idle } = await setup();
     queue.add([fileOf('scan.pdf', 5000, 'application/pdf')]);
     queue.start({ storageType: 'cloudinary', tags: ['x'] });
     await idle();
-    expect(trail.get('scan.pdf')).toEqual(['queued', 'encrypting', 'uploading', 'completed']);
-    const body = api.calls('POST /api/files/cloudinary/upload-url')[0]!.body as Record<string, unknown>;
-    expect(body).not.toHaveProperty('storageType');
-    expect(api.storage.requests[0]).toMatchObject({
-      method: 'POST',
-      url: CLOUDINARY_URL,
-      fields: { api_key: 'key', signature: 'sig' },
-    });
-    expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
+    expect(trail.get('scan.pdf')).toEqual(['queued', 'encrypting', 'uploading', 'completing', 'completed']);
+    const body = api.calls('POST /api/files/upload-url')[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ storageType: 'cloudinary' });
+    expect(api.calls('POST /api/files/cloudinary/upload-url')).toHaveLength(0);
+    expect(api.calls('POST /api/files/upload-complete')).toHaveLength(1);
     expect(api.active).toHaveLength(1);
   });
 

@@ -3,7 +3,6 @@ import { isApiError, messageOf, type ApiClient } from '../../../lib/api-client';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import type { PreparedUpload } from '../../../workers/files-messages';
 import { canHaveThumbnail } from '../../../workers/files-thumbnail';
-import { getCloudinaryUploadUrl } from '../api/cloudinary-upload-url';
 import { completeUpload } from '../api/complete-upload';
 import { createUpload } from '../api/create-upload';
 import { FILE_MESSAGES, resolveMimeType, validateFile } from '../utils/file-rules';
@@ -238,11 +237,10 @@ export class UploadQueue {
         this.update(item.key, { progress: percent(sent, total) });
       const origin = this.options.pageOrigin ?? globalThis.location?.origin ?? 'http://localhost';
       let saved: FileDto | null = null;
-      if (storageType === 'cloudinary') {
-        const signed = await getCloudinaryUploadUrl(api, fields);
-        const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
-        await transport.postForm(url, signed.fields, prepared.ciphertext, onProgress, controller.signal);
-      } else {
+      // Every storage type, Cloudinary included, takes the same path: a signed upload URL (S3
+      // presigned, or the files service's blob route, which streams on to Cloudinary), then
+      // upload-complete, which checks the stored size. No third-party origin is needed in the CSP.
+      {
         const signed = await createUpload(api, fields, storageType);
         const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
         await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
