@@ -2,7 +2,7 @@ import { decryptFileBytes, decryptFileMetadata, unwrapFileKey } from '@vault/cry
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../lib/api-client';
 import { InlineFilesCrypto } from '../../../workers/files-crypto';
-import { CLOUDINARY_URL, FakeFilesApi, makeVaultKey } from '../testing/files-harness';
+import { FakeFilesApi, makeVaultKey } from '../testing/files-harness';
 import { UploadQueue, type UploadStatus } from './upload-queue';
 import { resolveUploadUrl } from './upload-transport';
 
