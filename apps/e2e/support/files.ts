@@ -70,7 +70,7 @@ export function absoluteUrl(url: string): string {
 export async function putBytes(url: string, bytes: Uint8Array): Promise<Response> {
   return fetch(absoluteUrl(url), {
     method: 'PUT',
-    body: bytes,
+    body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
     headers: { 'content-type': 'application/octet-stream' },
   });
 }

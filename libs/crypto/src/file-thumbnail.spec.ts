@@ -38,7 +38,7 @@ describe('file thumbnail (protocol v1 extension)', () => {
       code: 'DECRYPT_FAILED',
     });
     const otherKey = new Uint8Array(FILE_KEY_RAW);
-    otherKey[0] ^= 1;
+    otherKey[0] = otherKey[0]! ^ 1;
     await expect(decryptThumbnail(otherKey, FILE_ID, sealed)).rejects.toMatchObject({
       code: 'DECRYPT_FAILED',
     });

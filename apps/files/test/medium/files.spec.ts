@@ -53,7 +53,7 @@ describe(FilesService.name, () => {
   const put = (url: string, bytes: Buffer) =>
     fetch(absolute(url), {
       method: 'PUT',
-      body: bytes,
+      body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
       headers: { 'content-type': 'application/octet-stream' },
     });
 
