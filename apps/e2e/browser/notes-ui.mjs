@@ -274,7 +274,7 @@ try {
     await dialog.waitFor({ state: 'detached' });
   }
   await page.getByRole('heading', { name: 'Notes (4)' }).waitFor();
-  await page.getByLabel('2 deleted notes').waitFor();
+  await page.getByLabel(/^2 deleted (notes|items)$/).waitFor();
 
   step('trash: restore one, delete one permanently');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Trash/ }).click();
@@ -307,7 +307,7 @@ try {
   }
   await page.getByRole('heading', { name: 'Notes (5)' }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await nav.getByLabel('3 deleted notes').waitFor();
+  await nav.getByLabel(/^3 deleted (notes|items)$/).waitFor();
   await nav.getByRole('link', { name: /Trash/ }).click();
   await page.getByRole('heading', { name: 'Trash (3)' }).waitFor();
   const emptyConfirm = page.getByRole('alertdialog', { name: 'Empty trash' });
@@ -320,7 +320,7 @@ try {
   await emptyConfirm.waitFor({ state: 'detached' });
   await page.getByRole('heading', { name: 'Trash (3)' }).waitFor();
   for (const title of scratch) await page.getByRole('button', { name: `Restore ${title}` }).waitFor();
-  await nav.getByLabel('3 deleted notes').waitFor();
+  await nav.getByLabel(/^3 deleted (notes|items)$/).waitFor();
   // Escape is a cancel too.
   await page.getByRole('button', { name: 'Empty Trash' }).click();
   await emptyConfirm.getByText(emptyQuestion, { exact: true }).waitFor();
@@ -333,7 +333,7 @@ try {
   await page.getByRole('heading', { name: 'Trash (0)' }).waitFor();
   await page.getByText('Trash is empty').waitFor();
   assert.ok(await page.getByRole('button', { name: 'Empty Trash' }).isDisabled());
-  await nav.getByLabel('0 deleted notes').waitFor();
+  await nav.getByLabel(/^0 deleted (notes|items)$/).waitFor();
   await nav.getByLabel('5 notes').waitFor();
   await shot(page, 'trash-emptied-1280');
   // Gone for good: a reload of the trash (from the server) still shows nothing.
@@ -347,7 +347,7 @@ try {
     await page.getByRole('button', { name: 'Unlock' }).click();
   }
   await page.getByRole('heading', { name: 'Trash (0)' }).waitFor({ timeout: 30_000 });
-  await nav.getByLabel('0 deleted notes').waitFor();
+  await nav.getByLabel(/^0 deleted (notes|items)$/).waitFor();
   await nav.getByRole('link', { name: /All Notes/ }).click();
   await page.getByRole('heading', { name: 'Notes (5)' }).waitFor();
 
