@@ -7,7 +7,9 @@ import { metadataBody } from './create-upload';
 /**
  * POST /api/files/cloudinary/upload-url {the sealed metadata} → {fileId, uploadUrl, fields,
  * expiresAt}: signed parameters for a direct upload. The browser then POSTs multipart/form-data
- * to `uploadUrl` with every entry of `fields` and the encrypted bytes as `file`.
+ * to `uploadUrl` with every entry of `fields` and the encrypted bytes as `file`, and calls
+ * upload-complete. The upload queue does not use it (Cloudinary uploads go through upload-url and
+ * the blob route, which needs no third-party origin in the CSP); kept for the contract's route.
  */
 export async function getCloudinaryUploadUrl(
   api: ApiClient,

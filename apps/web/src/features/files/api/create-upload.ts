@@ -7,7 +7,8 @@ import type { SealedUploadFields } from '../../../workers/files-messages';
  * POST /api/files/upload-url {fileId, size, encryptedSize, chunkSize, iv, wrappedKey,
  * encryptedName, encryptedMimeType, encryptedTags, encryptedThumbnail?, storageType} →
  * {fileId, uploadUrl, expiresAt}. Records a pending file and signs a PUT of its encrypted bytes
- * (local disk: a relative `/api/files/blob/...` URL; S3: an absolute presigned URL).
+ * (local disk and Cloudinary: a relative `/api/files/blob/...` URL of the files service's blob
+ * route; S3: an absolute presigned URL).
  */
 export async function createUpload(
   api: ApiClient,

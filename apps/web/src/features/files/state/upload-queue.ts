@@ -9,10 +9,10 @@ import { FILE_MESSAGES, resolveMimeType, validateFile } from '../utils/file-rule
 import { UploadHttpError, resolveUploadUrl, type UploadTransport } from './upload-transport';
 
 /**
- * Spec section 4, file upload status: encrypting, uploading, completing (storage that is told the
- * upload finished: local disk and S3), completed, or error. 'queued' is a file chosen in the
- * dialog and not started yet; a file refused by the checks of spec section 5 is an 'error' from
- * the start.
+ * Spec section 4, file upload status: encrypting, uploading, completing (upload-complete, where
+ * the server checks the stored size: every storage type here, where the spec had it for S3 only),
+ * completed, or error. 'queued' is a file chosen in the dialog and not started yet; a file refused
+ * by the checks of spec section 5 is an 'error' from the start.
  */
 export type UploadStatus = 'queued' | 'encrypting' | 'uploading' | 'completing' | 'completed' | 'error';
 
@@ -236,18 +236,15 @@ export class UploadQueue {
       const onProgress = (sent: number, total: number) =>
         this.update(item.key, { progress: percent(sent, total) });
       const origin = this.options.pageOrigin ?? globalThis.location?.origin ?? 'http://localhost';
-      let saved: FileDto | null = null;
       // Every storage type, Cloudinary included, takes the same path: a signed upload URL (S3
       // presigned, or the files service's blob route, which streams on to Cloudinary), then
       // upload-complete, which checks the stored size. No third-party origin is needed in the CSP.
-      {
-        const signed = await createUpload(api, fields, storageType);
-        const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
-        await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
-        if (this.disposed) return;
-        this.update(item.key, { status: 'completing', progress: 100 });
-        saved = await completeUpload(api, fields.fileId);
-      }
+      const signed = await createUpload(api, fields, storageType);
+      const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
+      await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
+      if (this.disposed) return;
+      this.update(item.key, { status: 'completing', progress: 100 });
+      const saved = await completeUpload(api, fields.fileId);
       if (this.disposed) return;
       this.update(item.key, { status: 'completed', progress: 100 });
       this.later(() => this.options.onUploaded?.(fields.fileId, saved));

@@ -16,9 +16,13 @@ export class UploadHttpError extends Error {
 export type UploadProgress = (sent: number, total: number) => void;
 
 export interface UploadTransport {
-  /** PUT the bytes (local disk and S3: a signed URL; no credentials, no Authorization header). */
+  /** PUT the bytes to a signed URL (no credentials, no Authorization header): what every upload uses. */
   put(url: string, body: Blob, onProgress: UploadProgress, signal: AbortSignal): Promise<void>;
-  /** POST multipart/form-data: every field, then the bytes as `file` (Cloudinary's signed direct upload). */
+  /**
+   * POST multipart/form-data: every field, then the bytes as `file`, for a signed direct upload
+   * (POST /api/files/cloudinary/upload-url). The upload queue does not use it: Cloudinary uploads
+   * go through the files service's blob route with a PUT, like local disk.
+   */
   postForm(
     url: string,
     fields: Readonly<Record<string, string>>,
@@ -91,8 +95,9 @@ export const xhrUploadTransport: UploadTransport = {
 };
 
 /**
- * Where to send the bytes. Local-disk storage answers a relative URL (`/api/files/blob/...`),
- * resolved against the API's origin; S3 and Cloudinary answer absolute ones, used as they are.
+ * Where to send the bytes. The blob route (local disk, Cloudinary) answers a relative URL
+ * (`/api/files/blob/...`), resolved against the API's origin; S3 answers an absolute presigned
+ * one, used as it is.
  * Only http(s) is accepted.
  */
 export function resolveUploadUrl(uploadUrl: string, apiBaseUrl: string, pageOrigin: string): string {

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../lib/api-client';
+import { json } from '../../../testing/fake-server';
+import { FakeFilesApi, makeVaultKey, sealFile } from '../testing/files-harness';
+import { getCloudinaryUploadUrl } from './cloudinary-upload-url';
+import { emptyFilesTrash } from './empty-files-trash';
+import { getFileCounts } from './get-file-counts';
+import { getFiles } from './get-files';
+import { getStorageTypes } from './get-storage-types';
+import { getThumbnail } from './get-thumbnail';
+
+const client = (fetch: typeof globalThis.fetch) => new ApiClient({ baseUrl: '/api', fetch });
+
+const fields = {
+  fileId: '9c8b7a65-4321-4fed-bcba-0123456789ab',
+  size: 10,
+  encryptedSize: 26,
+  chunkSize: 65536,
+  iv: '0'.repeat(24),
+  wrappedKey: `${'a'.repeat(96)}:${'b'.repeat(24)}`,
+  encryptedName: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
+  encryptedMimeType: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
+  encryptedTags: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
+};
+
+describe('files API calls', () => {
+  it('parse their answers with the contract schemas; a mismatch is an error', async () => {
+    const key = await makeVaultKey();
+    const api = new FakeFilesApi([await sealFile(key, { name: 'a.txt' })]);
+    expect(await getStorageTypes(client(api.fetch))).toEqual(api.storageTypes);
+    expect((await getFiles(client(api.fetch))).map((f) => f.id)).toEqual([api.active[0]!.id]);
+    const broken = client(async () => json(200, { files: [{ id: 1 }] }));
+    await expect(getFiles(broken)).rejects.toThrow('Unexpected response from server');
+  });
+
+  it('GET /files/{id}/optimized: the sealed thumbnail, or null on 404', async () => {
+    const key = await makeVaultKey();
+    const pic = await sealFile(
+      key,
+      { name: 'p.png', mimeType: 'image/png' },
+      { thumbnail: new Uint8Array([1, 2]) },
+    );
+    const api = new FakeFilesApi([pic]);
+    expect(await getThumbnail(client(api.fetch), pic.dto.id)).toBe(pic.encryptedThumbnail);
+    expect(await getThumbnail(client(api.fetch), '0d1e2f30-4152-4637-a8b9-cadbecfd0e1f')).toBeNull();
+    const failing = client(async () => json(503, { error: 'down' }));
+    await expect(getThumbnail(failing, pic.dto.id)).rejects.toThrow('down');
+  });
+
+  it('DELETE /files/trash answers 204 (null) or {deleted}', async () => {
+    const api = new FakeFilesApi();
+    expect(await emptyFilesTrash(client(api.fetch))).toBeNull();
+    api.emptyTrashAnswersCount = true;
+    expect(await emptyFilesTrash(client(api.fetch))).toBe(0);
+  });
+
+  it('GET /files/counts: null when the route does not answer', async () => {
+    expect(await getFileCounts(client(new FakeFilesApi().fetch))).toEqual({
+      active: 0,
+      deleted: 0,
+      bytes: 0,
+    });
+    expect(await getFileCounts(client(async () => json(404, { error: 'Not found' })))).toBeNull();
+    expect(await getFileCounts(client(async () => json(200, { active: 'x' })))).toBeNull();
+  });
+
+  it('POST /files/cloudinary/upload-url sends the sealed metadata only and returns the signed fields', async () => {
+    const api = new FakeFilesApi();
+    const signed = await getCloudinaryUploadUrl(client(api.fetch), fields);
+    expect(signed.fields).toMatchObject({ signature: 'sig', public_id: fields.fileId });
+    expect(api.calls('POST /api/files/cloudinary/upload-url')[0]!.body).toEqual(fields);
+  });
+});
