@@ -30,13 +30,13 @@ module.exports = {
       ...base,
       displayName: 'medium',
       testMatch: ['<rootDir>/{apps,libs}/*/test/medium/**/*.spec.ts'],
-      testTimeout: 30000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-medium.js'],
     },
     {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/apps/e2e/api/**/*.e2e-spec.ts'],
-      testTimeout: 60000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-e2e.js'],
     },
   ],
 };
