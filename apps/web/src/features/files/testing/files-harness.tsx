@@ -25,6 +25,7 @@ import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
 import { memoryStorage } from '../../../lib/storage';
 import { FakeCryptoService } from '../../../testing/fake-crypto';
 import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
+import { FakeRouteApi, routeOf } from '../../../testing/fake-route-api';
 import { InlineFilesCrypto, type FilesCrypto } from '../../../workers/files-crypto';
 import { FilesCryptoProvider } from '../../../workers/files-crypto-context';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
@@ -120,8 +121,7 @@ export const CLOUDINARY_URL = 'https://api.cloudinary.test/v1_1/demo/raw/upload'
  * like the gateway. Every request is recorded; `fail` scripts an error answer for a route and
  * `hold` makes a route wait until `release`.
  */
-export class FakeFilesApi {
-  readonly requests: FakeRequest[] = [];
+export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
   active: FileDto[] = [];
   deleted: FileDto[] = [];
   readonly thumbnails = new Map<string, string>();
@@ -137,13 +137,10 @@ export class FakeFilesApi {
   };
   /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */
   emptyTrashAnswersCount = false;
-  private readonly failures = new Map<string, { status: number; error: string; times: number }>();
-  private readonly holds = new Map<string, Array<() => void>>();
-  private readonly holding = new Set<string>();
-  private clock = Date.parse('2026-07-01T09:00:00.000Z');
   readonly storage: FakeStorage;
 
   constructor(active: SealedTestFile[] = [], deleted: SealedTestFile[] = []) {
+    super();
     for (const f of [...active, ...deleted]) {
       if (f.encryptedThumbnail) this.thumbnails.set(f.dto.id, f.encryptedThumbnail);
     }
@@ -152,30 +149,8 @@ export class FakeFilesApi {
     this.storage = new FakeStorage(this);
   }
 
-  fail(route: string, status: number, error: string, times = 1): this {
-    this.failures.set(route, { status, error, times });
-    return this;
-  }
-
-  hold(route: string): this {
-    this.holding.add(route);
-    return this;
-  }
-
-  release(route: string): void {
-    this.holding.delete(route);
-    const waiting = this.holds.get(route) ?? [];
-    this.holds.delete(route);
-    waiting.forEach((go) => go());
-  }
-
-  calls(route: string): FakeRequest[] {
-    return this.requests.filter((r) => `${r.method} ${filesRouteOf(r.path)}` === route);
-  }
-
-  private now(): string {
-    this.clock += 1000;
-    return new Date(this.clock).toISOString();
+  protected route(path: string): string {
+    return filesRouteOf(path);
   }
 
   /** A file the storage has received (and, for local and S3, that upload-complete has confirmed). */
@@ -219,24 +194,10 @@ export class FakeFilesApi {
     );
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const req = { method, path: url.pathname, body, headers };
-    this.requests.push(req);
-    const route = `${method} ${filesRouteOf(url.pathname)}`;
-    if (this.holding.has(route)) {
-      await new Promise<void>((resolve) => {
-        const list = this.holds.get(route) ?? [];
-        list.push(resolve);
-        this.holds.set(route, list);
-      });
-    }
-    const failure = this.failures.get(route);
-    if (failure && failure.times > 0) {
-      failure.times--;
-      return json(failure.status, { error: failure.error });
-    }
-    return this.handle(route, req);
+    return this.dispatch(req);
   };
 
-  private handle(route: string, req: FakeRequest): Response {
+  protected handle(route: string, req: FakeRequest): Response {
     const id = req.path.split('/')[3] ?? '';
     const byId = (list: FileDto[]) => list.find((f) => f.id === id);
     switch (route) {
@@ -426,27 +387,20 @@ export class FakeStorage implements UploadTransport {
   };
 }
 
+const FILES_FIXED_NAMES = [
+  'counts',
+  'deleted',
+  'trash',
+  'storage-types',
+  'upload-url',
+  'upload-complete',
+  'cloudinary',
+  'blob',
+];
+
 /** `/api/files/<uuid>/restore` → `/api/files/:id/restore` (the fixed names stay). */
 export function filesRouteOf(path: string): string {
-  const parts = path.split('/');
-  if (
-    parts[1] === 'api' &&
-    parts[2] === 'files' &&
-    parts[3] &&
-    ![
-      'counts',
-      'deleted',
-      'trash',
-      'storage-types',
-      'upload-url',
-      'upload-complete',
-      'cloudinary',
-      'blob',
-    ].includes(parts[3])
-  ) {
-    parts[3] = ':id';
-  }
-  return parts.join('/');
+  return routeOf(path, 'files', FILES_FIXED_NAMES);
 }
 
 /** One fetch for the files API and, when given, another API for everything else (the notes). */

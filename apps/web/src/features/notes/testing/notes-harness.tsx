@@ -10,6 +10,7 @@ import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
 import { memoryStorage } from '../../../lib/storage';
 import { FakeCryptoService } from '../../../testing/fake-crypto';
 import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
+import { FakeRouteApi, routeOf } from '../../../testing/fake-route-api';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
 import { NotesCryptoProvider } from '../../../workers/notes-crypto-context';
 
@@ -81,46 +82,18 @@ interface FakeRequest {
  * `GET /api/auth/me`.
  * Every request is recorded; `fail` scripts an error answer for a route.
  */
-export class FakeNotesApi {
-  readonly requests: FakeRequest[] = [];
+export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
   active: NoteDto[] = [];
   deleted: NoteDto[] = [];
-  private readonly failures = new Map<string, { status: number; error: string; times: number }>();
-  private clock = Date.parse('2026-07-01T09:00:00.000Z');
-  /** Resolves held requests of a route (`hold`), for timing tests. */
-  private readonly holds = new Map<string, Array<() => void>>();
-  private readonly holding = new Set<string>();
 
   constructor(active: NoteDto[] = [], deleted: NoteDto[] = []) {
+    super();
     this.active = [...active];
     this.deleted = [...deleted];
   }
 
-  fail(route: string, status: number, error: string, times = 1): this {
-    this.failures.set(route, { status, error, times });
-    return this;
-  }
-
-  /** Requests to `route` wait until `release(route)`. */
-  hold(route: string): this {
-    this.holding.add(route);
-    return this;
-  }
-
-  release(route: string): void {
-    this.holding.delete(route);
-    const waiting = this.holds.get(route) ?? [];
-    this.holds.delete(route);
-    waiting.forEach((go) => go());
-  }
-
-  calls(route: string): FakeRequest[] {
-    return this.requests.filter((r) => `${r.method} ${routeOf(r.path)}` === route);
-  }
-
-  private now(): string {
-    this.clock += 1000;
-    return new Date(this.clock).toISOString();
+  protected route(path: string): string {
+    return routeOf(path, 'notes', NOTES_FIXED_NAMES);
   }
 
   private sorted(): NoteDto[] {
@@ -155,24 +128,10 @@ export class FakeNotesApi {
     const method = (init.method ?? 'GET').toUpperCase();
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const req = { method, path: url.pathname, query: url.searchParams, body };
-    this.requests.push(req);
-    const route = `${method} ${routeOf(url.pathname)}`;
-    if (this.holding.has(route)) {
-      await new Promise<void>((resolve) => {
-        const list = this.holds.get(route) ?? [];
-        list.push(resolve);
-        this.holds.set(route, list);
-      });
-    }
-    const failure = this.failures.get(route);
-    if (failure && failure.times > 0) {
-      failure.times--;
-      return json(failure.status, { error: failure.error });
-    }
-    return this.handle(route, req);
+    return this.dispatch(req);
   };
 
-  private handle(route: string, req: FakeRequest): Response {
+  protected handle(route: string, req: FakeRequest): Response {
     const id = req.path.split('/')[3] ?? '';
     switch (route) {
       case 'GET /api/auth/me':
@@ -279,19 +238,7 @@ function isSealedBody(b: Record<string, unknown>): boolean {
   );
 }
 
-/** `/api/notes/<uuid>/restore` → `/api/notes/:id/restore` (the fixed names stay). */
-function routeOf(path: string): string {
-  const parts = path.split('/');
-  if (
-    parts[1] === 'api' &&
-    parts[2] === 'notes' &&
-    parts[3] &&
-    !['counts', 'deleted', 'trash', 'batch'].includes(parts[3])
-  ) {
-    parts[3] = ':id';
-  }
-  return parts.join('/');
-}
+const NOTES_FIXED_NAMES = ['counts', 'deleted', 'trash', 'batch'];
 
 export interface RenderNotesOptions {
   path?: string;
