@@ -11,6 +11,5 @@ export type { PasswordPromptProps } from './components/password-prompt';
 export { TransferProgress, STAGE_LABELS } from './components/transfer-progress';
 export { RELOAD_IMAGE_PREVIEW_EVENT } from './components/preview/image-preview';
 export type { ReloadImagePreviewDetail } from './components/preview/image-preview';
-export { formatFileSize } from './utils/format-file-size';
 export { ACCESS_MESSAGES, PROMPT_TEXT, PREVIEW_TEXT, PROGRESS_CLEAR_MS } from './utils/access-messages';
 export type { FileTransferProgress, FileView } from '../types';

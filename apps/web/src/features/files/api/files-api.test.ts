@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../lib/api-client';
 import { json } from '../../../testing/fake-server';
 import { FakeFilesApi, makeVaultKey, sealFile } from '../testing/files-harness';
-import { getCloudinaryUploadUrl } from './cloudinary-upload-url';
 import { emptyFilesTrash } from './empty-files-trash';
 import { getFileCounts } from './get-file-counts';
 import { getFiles } from './get-files';
@@ -10,18 +9,6 @@ import { getStorageTypes } from './get-storage-types';
 import { getThumbnail } from './get-thumbnail';
 
 const client = (fetch: typeof globalThis.fetch) => new ApiClient({ baseUrl: '/api', fetch });
-
-const fields = {
-  fileId: '9c8b7a65-4321-4fed-bcba-0123456789ab',
-  size: 10,
-  encryptedSize: 26,
-  chunkSize: 65536,
-  iv: '0'.repeat(24),
-  wrappedKey: `${'a'.repeat(96)}:${'b'.repeat(24)}`,
-  encryptedName: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
-  encryptedMimeType: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
-  encryptedTags: `${'a'.repeat(40)}:${'b'.repeat(24)}`,
-};
 
 describe('files API calls', () => {
   it('parse their answers with the contract schemas; a mismatch is an error', async () => {
@@ -62,12 +49,5 @@ describe('files API calls', () => {
     });
     expect(await getFileCounts(client(async () => json(404, { error: 'Not found' })))).toBeNull();
     expect(await getFileCounts(client(async () => json(200, { active: 'x' })))).toBeNull();
-  });
-
-  it('POST /files/cloudinary/upload-url sends the sealed metadata only and returns the signed fields', async () => {
-    const api = new FakeFilesApi();
-    const signed = await getCloudinaryUploadUrl(client(api.fetch), fields);
-    expect(signed.fields).toMatchObject({ signature: 'sig', public_id: fields.fileId });
-    expect(api.calls('POST /api/files/cloudinary/upload-url')[0]!.body).toEqual(fields);
   });
 });

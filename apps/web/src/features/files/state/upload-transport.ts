@@ -18,18 +18,6 @@ export type UploadProgress = (sent: number, total: number) => void;
 export interface UploadTransport {
   /** PUT the bytes to a signed URL (no credentials, no Authorization header): what every upload uses. */
   put(url: string, body: Blob, onProgress: UploadProgress, signal: AbortSignal): Promise<void>;
-  /**
-   * POST multipart/form-data: every field, then the bytes as `file`, for a signed direct upload
-   * (POST /api/files/cloudinary/upload-url). The upload queue does not use it: Cloudinary uploads
-   * go through the files service's blob route with a PUT, like local disk.
-   */
-  postForm(
-    url: string,
-    fields: Readonly<Record<string, string>>,
-    file: Blob,
-    onProgress: UploadProgress,
-    signal: AbortSignal,
-  ): Promise<void>;
 }
 
 function abortError(): Error {
@@ -38,14 +26,7 @@ function abortError(): Error {
   return error;
 }
 
-function send(
-  method: 'PUT' | 'POST',
-  url: string,
-  body: Blob | FormData,
-  onProgress: UploadProgress,
-  signal: AbortSignal,
-  contentType?: string,
-): Promise<void> {
+function putBlob(url: string, body: Blob, onProgress: UploadProgress, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal.aborted) {
       reject(abortError());
@@ -54,10 +35,10 @@ function send(
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
     const done = () => signal.removeEventListener('abort', onAbort);
-    xhr.open(method, url);
+    xhr.open('PUT', url);
     // Signed URLs carry their own authorisation: no cookies, no bearer token to storage.
     xhr.withCredentials = false;
-    if (contentType) xhr.setRequestHeader('Content-Type', contentType);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);
     });
@@ -84,14 +65,7 @@ function send(
 }
 
 export const xhrUploadTransport: UploadTransport = {
-  put: (url, body, onProgress, signal) =>
-    send('PUT', url, body, onProgress, signal, 'application/octet-stream'),
-  postForm: (url, fields, file, onProgress, signal) => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    form.append('file', file, 'encrypted.bin');
-    return send('POST', url, form, onProgress, signal);
-  },
+  put: putBlob,
 };
 
 /**

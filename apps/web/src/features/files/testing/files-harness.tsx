@@ -1,7 +1,6 @@
 import {
   createUploadBodySchema,
   expectedEncryptedSize,
-  fileMetadataSchema,
   type FileDto,
   type StorageType,
   type StorageTypesResponse,
@@ -112,8 +111,6 @@ export function readBlob(blob: Blob): Promise<Uint8Array> {
     reader.readAsArrayBuffer(blob);
   });
 }
-
-export const CLOUDINARY_URL = 'https://api.cloudinary.test/v1_1/demo/raw/upload';
 
 /**
  * The files API of the gateway, in memory, at the fetch level, plus the storage the browser
@@ -239,25 +236,6 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
           expiresAt: new Date(this.clock + 300_000).toISOString(),
         });
       }
-      case 'POST /api/files/cloudinary/upload-url': {
-        const parsed = fileMetadataSchema.safeParse(req.body);
-        if (!parsed.success) return json(400, { error: parsed.error.issues[0]?.message ?? 'Invalid body' });
-        this.pending.set(parsed.data.fileId, {
-          body: req.body as Record<string, unknown>,
-          storageType: 'cloudinary',
-        });
-        return json(200, {
-          fileId: parsed.data.fileId,
-          uploadUrl: CLOUDINARY_URL,
-          fields: {
-            api_key: 'key',
-            timestamp: '1700000000',
-            signature: 'sig',
-            public_id: parsed.data.fileId,
-          },
-          expiresAt: new Date(this.clock + 300_000).toISOString(),
-        });
-      }
       case 'POST /api/files/upload-complete': {
         const fileId = String((req.body as { fileId?: unknown })?.fileId ?? '');
         if (!this.pending.has(fileId)) return json(404, { error: 'File not found' });
@@ -365,25 +343,6 @@ export class FakeStorage implements UploadTransport {
   put = async (url: string, body: Blob, onProgress: UploadProgress, signal: AbortSignal) => {
     const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
     await this.receive({ method: 'PUT', url, size: body.size }, fileId, body, onProgress, signal);
-  };
-
-  postForm = async (
-    url: string,
-    fields: Readonly<Record<string, string>>,
-    file: Blob,
-    onProgress: UploadProgress,
-    signal: AbortSignal,
-  ) => {
-    const fileId = fields['public_id'] ?? '';
-    await this.receive(
-      { method: 'POST', url, fields: { ...fields }, size: file.size },
-      fileId,
-      file,
-      onProgress,
-      signal,
-    );
-    // Cloudinary has no upload-complete: the server learns of the upload from the storage.
-    this.api.activate(fileId);
   };
 }
 

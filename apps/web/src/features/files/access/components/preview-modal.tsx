@@ -2,7 +2,7 @@ import type { FileTransferProgress, FileView } from '../../types';
 import { Button } from '../../../../components/button';
 import { Dialog } from '../../../../components/dialog';
 import { PREVIEW_TEXT } from '../utils/access-messages';
-import { formatFileSize } from '../utils/format-file-size';
+import { formatFileSize } from '../../utils/file-format';
 import { ImagePreview } from './preview/image-preview';
 import { MediaPreview } from './preview/media-preview';
 import { MessagePanel } from './preview/message-panel';

@@ -3,7 +3,7 @@ import { ApiError } from '../../../../lib/api-error';
 import { lockoutMessage, previewErrorFor, promptErrorFor } from './access-errors';
 import { decodeTextPreview } from './build-preview';
 import { FileAccessError, resolveStorageUrl } from './fetch-decrypted';
-import { formatFileSize } from './format-file-size';
+import { formatFileSize } from '../../utils/file-format';
 import { hasPdfHeader } from './pdf/pdf-header';
 import { objectUrlTypeFor, previewKindOf } from './preview-kind';
 import { safeFileName } from './save-file';
