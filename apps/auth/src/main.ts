@@ -1,56 +1,23 @@
 import 'reflect-metadata';
-import {
-  createLogger,
-  DEFAULT_SECRET_HASH,
-  PinoNestLogger,
-  startHealthServer,
-  describeEndpoint,
-  InfrastructureUnavailableError,
-} from '@vault/server-kit';
-import { describeConfig, loadAuthConfig, type AuthConfig } from './config/auth.config';
+import { DEFAULT_SECRET_HASH, describeRpcListener, PinoNestLogger, runService } from '@vault/server-kit';
 import { startAuthService } from './bootstrap';
+import { describeConfig, loadAuthConfig } from './config/auth.config';
 import { HealthService } from './services/health.service';
 
-async function main(): Promise<void> {
-  let config: AuthConfig;
-  try {
-    config = loadAuthConfig();
-  } catch (error) {
-    console.error(`[auth] ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
-
-  const log = createLogger({ service: 'auth', level: config.log.level, pretty: config.log.pretty });
-  log.info({ config: describeConfig(config) }, 'Starting auth service');
-  if (config.secretHash.memoryKiB < DEFAULT_SECRET_HASH.memoryKiB) {
-    log.warn(`SECRET_HASH_MEMORY_KIB is below ${DEFAULT_SECRET_HASH.memoryKiB}: only for tests`);
-  }
-
-  try {
-    const app = await startAuthService(config, new PinoNestLogger(log));
-    if (config.health.port !== undefined) {
-      const health = app.get(HealthService);
-      await startHealthServer({
-        host: config.health.host,
-        port: config.health.port,
-        ready: () => health.check(),
-      });
-      log.info(`Health probes on http://${config.health.host}:${config.health.port}/health/{live,ready}`);
+void runService({
+  service: 'auth',
+  title: 'Auth service',
+  load: () => loadAuthConfig(),
+  describe: describeConfig,
+  async start(config, log) {
+    if (config.secretHash.memoryKiB < DEFAULT_SECRET_HASH.memoryKiB) {
+      log.warn(`SECRET_HASH_MEMORY_KIB is below ${DEFAULT_SECRET_HASH.memoryKiB}: only for tests`);
     }
-    const where =
-      config.rpc.transport === 'nats'
-        ? `NATS ${describeEndpoint(config.rpc.natsUrl)}`
-        : `TCP ${config.rpc.host}:${config.rpc.port}`;
-    log.info(`Auth service listening on ${where}`);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = error instanceof InfrastructureUnavailableError ? ' (is it running? check the URL)' : '';
-    log.fatal(`Auth service failed to start: ${message}${hint}`);
-    log.flush();
-    process.exitCode = 1;
-    // Give pino a moment to flush, then leave even if a socket keeps the loop alive.
-    setTimeout(() => process.exit(1), 100).unref();
-  }
-}
-
-void main();
+    const app = await startAuthService(config, new PinoNestLogger(log));
+    const health = app.get(HealthService);
+    return {
+      ready: () => health.check(),
+      announce: [`Auth service listening on ${describeRpcListener(config.rpc)}`],
+    };
+  },
+});

@@ -6,3 +6,4 @@ export * from './redis';
 export * from './database';
 export * from './health';
 export * from './security';
+export * from './bootstrap';
