@@ -13,9 +13,9 @@ import {
   createTestRedis,
   type TestDatabase,
   type TestRedis,
+  freePort,
 } from '@vault/server-kit/testing';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import pino from 'pino';
@@ -42,18 +42,7 @@ export interface AuthTestApp {
   close(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export function generateJwtKeys(): { privateKeyPem: string; publicKeyPem: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -14,6 +14,7 @@ import {
   createTestRedis,
   type TestDatabase,
   type TestRedis,
+  freePort,
 } from '@vault/server-kit/testing';
 import {
   startCloudinaryTestServer,
@@ -23,7 +24,6 @@ import {
 } from '@vault/storage/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -61,18 +61,7 @@ export interface TestUser {
   fail(pattern: string, body?: unknown): Promise<VaultError>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 let requestCounter = 0;
 const context = (ctx: Partial<RpcContext> = {}): RpcContext => ({

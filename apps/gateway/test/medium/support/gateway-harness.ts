@@ -1,27 +1,16 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ACCESS_TOKEN, type Role } from '@vault/contracts';
 import { redisKeys } from '@vault/server-kit';
-import { createTestRedis, type TestRedis } from '@vault/server-kit/testing';
+import { createTestRedis, type TestRedis, freePort } from '@vault/server-kit/testing';
 import { SignJWT } from 'jose';
 import pino from 'pino';
 import { createGatewayApp } from '../../../src/bootstrap';
 import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway.config';
 
 /** A TCP port nothing listens on (for an absent service) or that a stub can take. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface Caller {
   userId: string;

@@ -7,9 +7,9 @@ import {
   createTestRedis,
   type TestDatabase,
   type TestRedis,
+  freePort,
 } from '@vault/server-kit/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import pino from 'pino';
@@ -45,18 +45,7 @@ export interface TestUser {
   fail(pattern: string, body?: unknown): Promise<VaultError>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export async function startNotesTestApp(label: string): Promise<NotesTestApp> {
   const db = await createTestDatabase(`notes${label}`);
