@@ -2,10 +2,8 @@
 export { AppModule } from './app.module';
 export { startFilesService, type RunningFilesService } from './bootstrap';
 export {
-  filesDatabaseEnvSchema,
   filesEnvSchema,
   loadFilesConfig,
-  loadFilesDatabaseConfig,
   toStorageSettings,
   type FilesConfig,
   type FilesEnv,

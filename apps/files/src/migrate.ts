@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { runMigrateCli } from '@vault/server-kit';
-import { loadFilesDatabaseConfig } from './config/files.config';
+import { loadDatabaseConfig, runMigrateCli } from '@vault/server-kit';
 import { filesDatabaseConfig } from './repositories/connections';
 
 // `node apps/files/dist/migrate.js [--revert]`: see runMigrateCli.
-runMigrateCli('files', () => filesDatabaseConfig(loadFilesDatabaseConfig()));
+runMigrateCli('files', () => filesDatabaseConfig(loadDatabaseConfig()));

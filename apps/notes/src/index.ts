@@ -1,12 +1,5 @@
 /** What other tooling may import from the notes service (scripts, docs generators). */
 export { AppModule } from './app.module';
 export { startNotesService } from './bootstrap';
-export {
-  loadNotesConfig,
-  loadNotesDatabaseConfig,
-  notesDatabaseEnvSchema,
-  notesEnvSchema,
-  type NotesConfig,
-  type NotesEnv,
-} from './config/notes.config';
+export { loadNotesConfig, notesEnvSchema, type NotesConfig, type NotesEnv } from './config/notes.config';
 export { NOTES_MIGRATIONS } from './migrations';

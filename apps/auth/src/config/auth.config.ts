@@ -1,5 +1,8 @@
 import {
   commonEnvSchema,
+  databaseEnvSchema,
+  databaseFromEnv,
+  envInt,
   DEFAULT_RPC_PORTS,
   DEFAULT_SECRET_HASH,
   loadConfig,
@@ -16,17 +19,6 @@ import { z } from 'zod';
  * in apps/auth/README.md.
  */
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
-
-/** What `migrate` needs: the database and nothing secret. */
-export const authDatabaseEnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .default('postgres://postgres@127.0.0.1:5432/vault'),
-  DB_POOL_SIZE: int(1, 200).default(10),
-});
-
 /** PEM text; env files often carry it on one line with literal "\n", which is accepted. */
 const pem = (label: 'PRIVATE KEY' | 'PUBLIC KEY', name: string) =>
   z
@@ -37,25 +29,25 @@ const pem = (label: 'PRIVATE KEY' | 'PUBLIC KEY', name: string) =>
     });
 
 export const authEnvSchema = commonEnvSchema.extend({
-  ...authDatabaseEnvSchema.shape,
+  ...databaseEnvSchema.shape,
   AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  AUTH_RPC_PORT: int(1, 65535).default(DEFAULT_RPC_PORTS.auth),
+  AUTH_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.auth),
   JWT_PRIVATE_KEY: pem('PRIVATE KEY', 'JWT_PRIVATE_KEY'),
   JWT_PUBLIC_KEY: pem('PUBLIC KEY', 'JWT_PUBLIC_KEY'),
   SERVER_SECRET: z
     .string({ error: 'SERVER_SECRET or SERVER_SECRET_FILE is required' })
     .min(32, 'must be at least 32 characters'),
-  ACCESS_TOKEN_TTL_SECONDS: int(30, 24 * 3600).default(900),
-  REFRESH_TTL_SECONDS: int(60).default(2_592_000),
-  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(10),
-  LOCKOUT_THRESHOLD: int(1, 1000).default(5),
-  LOCKOUT_SECONDS: int(1).default(600),
-  LOGIN_IP_MAX_FAILURES: int(1).default(50),
-  LOGIN_IP_WINDOW_SECONDS: int(1).default(900),
+  ACCESS_TOKEN_TTL_SECONDS: envInt(30, 24 * 3600).default(900),
+  REFRESH_TTL_SECONDS: envInt(60).default(2_592_000),
+  REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(10),
+  LOCKOUT_THRESHOLD: envInt(1, 1000).default(5),
+  LOCKOUT_SECONDS: envInt(1).default(600),
+  LOGIN_IP_MAX_FAILURES: envInt(1).default(50),
+  LOGIN_IP_WINDOW_SECONDS: envInt(1).default(900),
   // Production defaults are OWASP's Argon2id minimum; tests may go lower to run fast.
-  SECRET_HASH_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
-  SECRET_HASH_ITERATIONS: int(1, 100).default(DEFAULT_SECRET_HASH.iterations),
-  SECRET_HASH_PARALLELISM: int(1, 64).default(DEFAULT_SECRET_HASH.parallelism),
+  SECRET_HASH_MEMORY_KIB: envInt(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
+  SECRET_HASH_ITERATIONS: envInt(1, 100).default(DEFAULT_SECRET_HASH.iterations),
+  SECRET_HASH_PARALLELISM: envInt(1, 64).default(DEFAULT_SECRET_HASH.parallelism),
 });
 export type AuthEnv = z.output<typeof authEnvSchema>;
 
@@ -105,7 +97,7 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
   return {
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: { url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE },
+    database: databaseFromEnv(env),
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
     rpc: {
       transport: env.RPC_TRANSPORT,
@@ -141,13 +133,6 @@ export function loadAuthConfig(env: Env = process.env): AuthConfig {
     if (resolved.problems.length === 0 || !(error instanceof Error)) throw error;
     throw new Error(`${error.message}\n${resolved.problems.join('\n')}`, { cause: error });
   }
-}
-
-export type AuthDatabaseEnv = z.output<typeof authDatabaseEnvSchema>;
-
-export function loadAuthDatabaseConfig(env: Env = process.env): AuthConfig['database'] {
-  const parsed = loadConfig(authDatabaseEnvSchema, env);
-  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
 }
 
 /** Numeric settings whose names merely contain "SECRET" or "TOKEN": safe to show. */

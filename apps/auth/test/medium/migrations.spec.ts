@@ -1,7 +1,6 @@
-import { revertLastMigration, runMigrations } from '@vault/server-kit';
+import { loadDatabaseConfig, revertLastMigration, runMigrations } from '@vault/server-kit';
 import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
 import { Client } from 'pg';
-import { loadAuthDatabaseConfig } from '../../src/config/auth.config';
 import { CreateAuthSchema1795300000000 } from '../../src/migrations/1795300000000-create-auth-schema';
 import { authDatabaseConfig } from '../../src/repositories/connections';
 
@@ -27,7 +26,7 @@ describe(CreateAuthSchema1795300000000.name, () => {
     await db.drop();
   });
 
-  const cfg = () => authDatabaseConfig(loadAuthDatabaseConfig({ DATABASE_URL: db.url }));
+  const cfg = () => authDatabaseConfig(loadDatabaseConfig({ DATABASE_URL: db.url }));
 
   it('creates the auth schema with users and security_events, and records itself', async () => {
     expect(await runMigrations(cfg())).toEqual(['CreateAuthSchema1795300000000']);

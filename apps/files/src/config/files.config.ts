@@ -1,5 +1,8 @@
 import {
   commonEnvSchema,
+  databaseEnvSchema,
+  databaseFromEnv,
+  envInt,
   DEFAULT_RPC_PORTS,
   loadConfig,
   maskConfig,
@@ -17,25 +20,15 @@ import { z } from 'zod';
  * come from `NAME_FILE`, and are masked in logs.
  */
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
-
-export const filesDatabaseEnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .default('postgres://postgres@127.0.0.1:5432/vault'),
-  DB_POOL_SIZE: int(1, 200).default(10),
-});
-
 export const filesEnvSchema = commonEnvSchema.extend({
-  ...filesDatabaseEnvSchema.shape,
+  ...databaseEnvSchema.shape,
   FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  FILES_RPC_PORT: int(1, 65535).default(DEFAULT_RPC_PORTS.files),
+  FILES_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.files),
   /** The blob route (local disk, Cloudinary transfers) the gateway streams to. */
   FILES_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
-  FILES_HTTP_PORT: int(1, 65535).default(4013),
-  FILES_CLEANUP_INTERVAL_SECONDS: int(10, 86_400).default(300),
-  FILES_UPLOAD_ABANDON_SECONDS: int(60, 7 * 86_400).default(3_600),
+  FILES_HTTP_PORT: envInt(1, 65535).default(4013),
+  FILES_CLEANUP_INTERVAL_SECONDS: envInt(10, 86_400).default(300),
+  FILES_UPLOAD_ABANDON_SECONDS: envInt(60, 7 * 86_400).default(3_600),
   STORAGE_DEFAULT: z.enum(STORAGE_TYPES).optional(),
   /** false: no local disk storage (the signing secret is still needed by the blob route). */
   STORAGE_LOCAL_ENABLED: z.enum(['true', 'false']).default('true'),
@@ -95,7 +88,7 @@ export function toFilesConfig(env: FilesEnv, raw: Env): FilesConfig {
   return {
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: { url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE },
+    database: databaseFromEnv(env),
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
     rpc: {
       transport: env.RPC_TRANSPORT,
@@ -117,11 +110,6 @@ export function toFilesConfig(env: FilesEnv, raw: Env): FilesConfig {
 /** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */
 export function loadFilesConfig(env: Env = process.env): FilesConfig {
   return toFilesConfig(loadConfig(filesEnvSchema, env), env);
-}
-
-export function loadFilesDatabaseConfig(env: Env = process.env): FilesConfig['database'] {
-  const parsed = loadConfig(filesDatabaseEnvSchema, env);
-  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
 }
 
 /** The configuration as it may appear in logs: secrets and URL passwords masked. */

@@ -1,4 +1,5 @@
-import { describeConfig, loadNotesConfig, loadNotesDatabaseConfig } from './notes.config';
+import { loadDatabaseConfig } from '@vault/server-kit';
+import { describeConfig, loadNotesConfig } from './notes.config';
 
 function errorOf(env: Record<string, string | undefined>): string {
   try {
@@ -55,7 +56,7 @@ describe('notes configuration', () => {
   });
 
   it('needs only the database for migrations', () => {
-    expect(loadNotesDatabaseConfig({ DATABASE_URL: 'postgres://db/vault', DB_POOL_SIZE: '3' })).toEqual({
+    expect(loadDatabaseConfig({ DATABASE_URL: 'postgres://db/vault', DB_POOL_SIZE: '3' })).toEqual({
       url: 'postgres://db/vault',
       poolSize: 3,
     });

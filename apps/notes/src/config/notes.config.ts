@@ -1,5 +1,8 @@
 import {
   commonEnvSchema,
+  databaseEnvSchema,
+  databaseFromEnv,
+  envInt,
   DEFAULT_RPC_PORTS,
   loadConfig,
   maskConfig,
@@ -14,21 +17,10 @@ import { z } from 'zod';
  * password is the only sensitive value, and it is masked in logs.
  */
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
-
-/** What `migrate` needs: the database and nothing else. */
-export const notesDatabaseEnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .default('postgres://postgres@127.0.0.1:5432/vault'),
-  DB_POOL_SIZE: int(1, 200).default(10),
-});
-
 export const notesEnvSchema = commonEnvSchema.extend({
-  ...notesDatabaseEnvSchema.shape,
+  ...databaseEnvSchema.shape,
   NOTES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  NOTES_RPC_PORT: int(1, 65535).default(DEFAULT_RPC_PORTS.notes),
+  NOTES_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.notes),
 });
 export type NotesEnv = z.output<typeof notesEnvSchema>;
 
@@ -51,7 +43,7 @@ export function toNotesConfig(env: NotesEnv): NotesConfig {
   return {
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: { url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE },
+    database: databaseFromEnv(env),
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
     rpc: {
       transport: env.RPC_TRANSPORT,
@@ -67,11 +59,6 @@ export function toNotesConfig(env: NotesEnv): NotesConfig {
 /** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */
 export function loadNotesConfig(env: Env = process.env): NotesConfig {
   return toNotesConfig(loadConfig(notesEnvSchema, env));
-}
-
-export function loadNotesDatabaseConfig(env: Env = process.env): NotesConfig['database'] {
-  const parsed = loadConfig(notesDatabaseEnvSchema, env);
-  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
 }
 
 /** The configuration as it may appear in logs: URL passwords masked. */

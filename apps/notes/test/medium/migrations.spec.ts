@@ -1,9 +1,8 @@
-import { dataSourceOptions, revertLastMigration, runMigrations } from '@vault/server-kit';
+import { loadDatabaseConfig, dataSourceOptions, revertLastMigration, runMigrations } from '@vault/server-kit';
 import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { loadNotesDatabaseConfig } from '../../src/config/notes.config';
 import { CreateNotesSchema1795400000000 } from '../../src/migrations/1795400000000-create-notes-schema';
 import { notesDatabaseConfig } from '../../src/repositories/connections';
 import { NotesRepository } from '../../src/repositories/notes.repository';
@@ -40,7 +39,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
     await db.drop();
   });
 
-  const cfg = () => notesDatabaseConfig(loadNotesDatabaseConfig({ DATABASE_URL: db.url }));
+  const cfg = () => notesDatabaseConfig(loadDatabaseConfig({ DATABASE_URL: db.url }));
 
   it('creates the notes schema with its table, and records itself', async () => {
     expect(await runMigrations(cfg())).toEqual(['CreateNotesSchema1795400000000']);

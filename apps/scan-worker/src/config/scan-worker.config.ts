@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { commonEnvSchema, loadConfig, maskConfig, queuePrefix } from '@vault/server-kit';
+import { commonEnvSchema, envInt, loadConfig, maskConfig, queuePrefix } from '@vault/server-kit';
 import { describeStorage, storageOptionsFromEnv, type StorageOptions } from '@vault/storage';
 import { z } from 'zod';
 
@@ -10,21 +10,19 @@ import { z } from 'zod';
  * shared parser of @vault/storage (`storageOptionsFromEnv`); their secrets never reach the log.
  */
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
-
 /** The repository root (this file is apps/scan-worker/{src,dist}/config/). */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..', '..');
 
 export const scanWorkerEnvSchema = commonEnvSchema.extend({
   CLAMD_HOST: z.string().min(1).default('127.0.0.1'),
-  CLAMD_PORT: int(1, 65535).default(3310),
+  CLAMD_PORT: envInt(1, 65535).default(3310),
   /** Connect and idle limit of one clamd conversation. */
-  CLAMD_TIMEOUT_MS: int(100, 600_000).default(30_000),
-  SCAN_CONCURRENCY: int(1, 64).default(2),
+  CLAMD_TIMEOUT_MS: envInt(100, 600_000).default(30_000),
+  SCAN_CONCURRENCY: envInt(1, 64).default(2),
   /** Tries per job while clamd or the storage does not answer; the last failure answers `error`. */
-  SCAN_ATTEMPTS: int(1, 100).default(5),
+  SCAN_ATTEMPTS: envInt(1, 100).default(5),
   /** First retry delay; each further retry waits twice as long. */
-  SCAN_BACKOFF_MS: int(0, 3_600_000).default(5_000),
+  SCAN_BACKOFF_MS: envInt(0, 3_600_000).default(5_000),
 });
 export type ScanWorkerEnv = z.output<typeof scanWorkerEnvSchema>;
 

@@ -40,3 +40,24 @@ export function readSecret(env: Record<string, string | undefined>, name: string
   if (file) return readFileSync(file, 'utf8').trim();
   return undefined;
 }
+
+/** A whole number from the environment, within [min, max]. */
+export const envInt = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max);
+
+/** The database of a service: all `migrate` needs, and part of every service's schema. */
+export const databaseEnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .default('postgres://postgres@127.0.0.1:5432/vault'),
+  DB_POOL_SIZE: envInt(1, 200).default(10),
+});
+
+/** The validated database settings alone (the `migrate` command reads nothing else). */
+export function databaseFromEnv(parsed: z.output<typeof databaseEnvSchema>): {
+  url: string;
+  poolSize: number;
+} {
+  return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseEnvSchema, databaseFromEnv } from './common.schema';
 
 /**
  * Configuration is validated once at boot (docs/conventions.md #5). Nothing outside a
@@ -30,4 +31,12 @@ export function maskConfig(config: Record<string, unknown>): Record<string, unkn
     else out[key] = value;
   }
   return out;
+}
+
+/** Reads and validates only DATABASE_URL and DB_POOL_SIZE (the `migrate` command). */
+export function loadDatabaseConfig(env: Record<string, string | undefined> = process.env): {
+  url: string;
+  poolSize: number;
+} {
+  return databaseFromEnv(loadConfig(databaseEnvSchema, env));
 }
