@@ -17,6 +17,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { parseFlags } from './lib/flags.mjs';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
@@ -46,17 +47,7 @@ function parseArgs(argv) {
     '--warmup': ['warmup', Number],
     '--json': ['json', String],
   };
-  for (let i = 0; i < argv.length; i += 1) {
-    const [flag, inline] = argv[i].split(/=(.*)/s);
-    const spec = names[flag];
-    if (!spec) throw new Error(`unknown option ${flag}`);
-    const raw = inline ?? argv[++i];
-    if (raw === undefined) throw new Error(`${flag} needs a value`);
-    const value = spec[1](raw);
-    if (typeof value === 'number' && !(value >= 0)) throw new Error(`${flag}: not a number: ${raw}`);
-    opts[spec[0]] = value;
-  }
-  opts.base = opts.base.replace(/\/+$/, '');
+  parseFlags(argv, opts, names);
   if (opts.concurrency < 1 || opts.rounds < 1)
     throw new Error('--concurrency and --rounds must be at least 1');
   return opts;

@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { parseFlags } from './lib/flags.mjs';
 
 // The BUILT lib (libs/crypto/dist), loaded like bench/crypto.bench.mjs does.
 let vc;
@@ -72,15 +73,7 @@ function parseArgs(argv) {
     '--json': ['json', String],
     '--profile': ['profile', String],
   };
-  for (let i = 0; i < argv.length; i += 1) {
-    const [flag, inline] = argv[i].split(/=(.*)/s);
-    const spec = names[flag];
-    if (!spec) throw new Error(`unknown option ${flag}`);
-    const raw = inline ?? argv[++i];
-    if (raw === undefined) throw new Error(`${flag} needs a value`);
-    opts[spec[0]] = spec[1](raw);
-  }
-  opts.base = opts.base.replace(/\/+$/, '');
+  parseFlags(argv, opts, names);
   const bad = (n) => !Number.isInteger(n) || n < 0;
   if (opts.sizes.some((n) => bad(n) || n < 1)) throw new Error('--sizes: positive integers');
   if (bad(opts.runs) || opts.runs < 1 || bad(opts.warmup) || bad(opts.concurrency) || opts.concurrency < 1)
