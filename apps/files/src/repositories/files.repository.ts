@@ -73,15 +73,20 @@ export class FilesRepository {
     });
   }
 
-  /** Moves an active file to the trash or back; the row after, or null when there was no such file. */
-  async setDeleted(ownerId: string, id: string, deleted: boolean, at: Date): Promise<FileEntity | null> {
+  /** Moves an active file to the trash or back: false when there is no such file on that side. */
+  async setDeleted(ownerId: string, id: string, deleted: boolean, at: Date): Promise<boolean> {
     const result = await this.files
       .createQueryBuilder()
       .update()
       .set({ isDeleted: deleted, deletedAt: deleted ? at : null })
-      .where('id = :id AND owner_id = :ownerId AND status = :active', { id, ownerId, active: 'active' })
+      .where('id = :id AND owner_id = :ownerId AND status = :active AND is_deleted = :was', {
+        id,
+        ownerId,
+        active: 'active',
+        was: !deleted,
+      })
       .execute();
-    return result.affected === 1 ? this.findOwned(ownerId, id) : null;
+    return result.affected === 1;
   }
 
   async deleteRow(ownerId: string, id: string): Promise<boolean> {

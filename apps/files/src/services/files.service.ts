@@ -175,15 +175,12 @@ export class FilesService {
   }
 
   async remove(auth: RpcAuth, id: string): Promise<void> {
-    const row = await this.files.findOwned(auth.userId, id);
-    if (!row || row.status !== 'active' || row.isDeleted) throw notFound();
     if (!(await this.files.setDeleted(auth.userId, id, true, new Date()))) throw notFound();
   }
 
   async restore(auth: RpcAuth, id: string): Promise<FileResponse> {
-    const row = await this.files.findOwned(auth.userId, id);
-    if (!row || row.status !== 'active' || !row.isDeleted) throw notFound();
-    const restored = await this.files.setDeleted(auth.userId, id, false, new Date());
+    if (!(await this.files.setDeleted(auth.userId, id, false, new Date()))) throw notFound();
+    const restored = await this.files.findOwned(auth.userId, id);
     if (!restored) throw notFound();
     return { file: toFileDto(restored) };
   }
