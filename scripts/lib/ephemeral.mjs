@@ -1,23 +1,10 @@
 // A private, throw-away stack for the API end-to-end tests and benchmarks: its own
 // database, Redis prefix, ports, keys and log folder, all removed afterwards.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { ensureScanner, localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
-import { ROOT, log } from './util.mjs';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { ROOT, freePort, log } from './util.mjs';
 
 async function dropDatabase(databaseUrl) {
   const { default: pg } = await import('pg');
