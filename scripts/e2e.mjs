@@ -39,6 +39,7 @@ const code = await withEphemeralStack(
           VAULT_E2E_REDIS_URL: env.REDIS_URL,
           VAULT_E2E_REDIS_PREFIX: env.REDIS_PREFIX,
           VAULT_E2E_DATABASE_URL: env.DATABASE_URL,
+          VAULT_E2E_STORAGE_ROOT: env.STORAGE_LOCAL_ROOT,
         },
       },
     );

@@ -11,6 +11,8 @@ export interface E2eEnv {
   redisUrl: string | undefined;
   redisPrefix: string | undefined;
   databaseUrl: string | undefined;
+  /** The local disk storage's folder of the run (encrypted file objects). */
+  storageRoot: string | undefined;
 }
 
 function optional(name: string): string | undefined {
@@ -31,6 +33,7 @@ export function e2eEnv(): E2eEnv {
     redisUrl: optional('VAULT_E2E_REDIS_URL'),
     redisPrefix: optional('VAULT_E2E_REDIS_PREFIX'),
     databaseUrl: optional('VAULT_E2E_DATABASE_URL'),
+    storageRoot: optional('VAULT_E2E_STORAGE_ROOT'),
   };
 }
 
