@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Makes the deployment's signing keys and server secret in a folder (a Docker volume or
-// a mounted secret) when they are absent. Never overwrites: rotating keys is deliberate.
+// Makes the deployment's signing keys, server secret and storage signing secret (the files
+// service's blob-URL HMAC key) in a folder (a Docker volume or a mounted secret) when they are absent. Never overwrites: rotating keys is deliberate.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ mkdirSync(dir, { recursive: true });
 const priv = join(dir, 'jwt-private.pem');
 const pub = join(dir, 'jwt-public.pem');
 const secret = join(dir, 'server-secret');
+const storageSecret = join(dir, 'storage-signing-secret');
 
 if (!existsSync(priv) || !existsSync(pub)) {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
@@ -23,5 +24,9 @@ if (!existsSync(priv) || !existsSync(pub)) {
 if (!existsSync(secret)) {
   writeFileSync(secret, randomBytes(48).toString('base64url'), { mode: 0o640 });
   console.log(`keygen: made the server secret in ${dir}`);
+}
+if (!existsSync(storageSecret)) {
+  writeFileSync(storageSecret, randomBytes(48).toString('base64url'), { mode: 0o640 });
+  console.log(`keygen: made the storage signing secret in ${dir}`);
 }
 console.log('keygen: keys present');

@@ -33,10 +33,22 @@ const OVERLAYS = ['dev', 'production'];
 // ── policy constants (k8s/README.md explains each) ──────────────────────────────────────
 /** Workloads an Ingress may point at. The nginx web front joins when it lands. */
 const PUBLIC_WORKLOADS = ['gateway'];
-/** Ports pods may dial out to. A new dependency (S3, clamd, SMTP) is added here on purpose. */
-const EGRESS_PORTS = { 53: 'DNS', 5432: 'Postgres', 6379: 'Redis', 4222: 'NATS' };
+/** Ports pods may dial out to. A new dependency (SMTP, …) is added here on purpose. */
+const EGRESS_PORTS = {
+  53: 'DNS',
+  5432: 'Postgres',
+  6379: 'Redis',
+  4222: 'NATS',
+  443: 'S3 (HTTPS)',
+  3310: 'clamd',
+  4013: "files' blob route",
+};
 /** A container port of this name (`<service>/<name>` or any service's `<name>`) must equal this variable. */
-const PORT_VARIABLES = { 'gateway/http': 'GATEWAY_PORT', health: 'HEALTH_PORT' };
+const PORT_VARIABLES = {
+  'gateway/http': 'GATEWAY_PORT',
+  'files/blob': 'FILES_HTTP_PORT',
+  health: 'HEALTH_PORT',
+};
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
 
 // ── small helpers ───────────────────────────────────────────────────────────────────────
@@ -910,7 +922,7 @@ const CHECKS = {
   },
   network: {
     title:
-      'default deny; only public workloads accept traffic, from a named source to their own ports; egress only to known ports',
+      'default deny; public workloads accept traffic from a named source, internal ones only from named pods of the namespace, on their own ports; egress only to known ports',
     run(objs) {
       const out = [];
       const nps = byKind(objs, 'NetworkPolicy');
@@ -928,9 +940,23 @@ const CHECKS = {
           ? ws
           : ws.filter((w) => selectorMatches(n.spec?.podSelector, podLabelsOf(w)));
         for (const rule of n.spec?.ingress ?? []) {
+          // An internal workload (files' blob route) may be called by other pods of the
+          // namespace, each named by a podSelector that selects an existing workload.
+          const fromNamedPods = (w) =>
+            (rule.from ?? []).length > 0 &&
+            rule.from.every(
+              (peer) =>
+                peer.podSelector &&
+                !isEmptySelector(peer.podSelector) &&
+                !peer.namespaceSelector &&
+                !peer.ipBlock &&
+                ws.some((x) => x !== w && selectorMatches(peer.podSelector, podLabelsOf(x))),
+            );
           for (const w of selected) {
-            if (!PUBLIC_WORKLOADS.includes(w.metadata.name)) {
-              out.push(`${idOf(n)}: lets traffic into ${idOf(w)}, which is not public`);
+            if (!PUBLIC_WORKLOADS.includes(w.metadata.name) && !fromNamedPods(w)) {
+              out.push(
+                `${idOf(n)}: lets traffic into ${idOf(w)}, which is not public, from other than named pods of the namespace`,
+              );
               continue;
             }
             const ports = containersOf(w).flatMap((c) => c.ports ?? []);
@@ -1238,6 +1264,32 @@ const MUTATIONS = [
         from: [{ podSelector: {} }],
         ports: [{ protocol: 'TCP', port: 9090 }],
       }),
+  ],
+  [
+    'network',
+    'files opened to the ingress controller',
+    (o) =>
+      (find(o, 'NetworkPolicy', 'files').spec.ingress[0].from = [
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
+      ]),
+  ],
+  [
+    'network',
+    'files reachable from a pod that is not there',
+    (o) =>
+      (find(o, 'NetworkPolicy', 'files').spec.ingress[0].from[0].podSelector.matchLabels[
+        'app.kubernetes.io/name'
+      ] = 'gatewy'),
+  ],
+  [
+    'network',
+    "files' blob rule on a port it lacks",
+    (o) => (find(o, 'NetworkPolicy', 'files').spec.ingress[0].ports[0].port = 4014),
+  ],
+  [
+    'wiring',
+    'FILES_HTTP_PORT not the blob port',
+    (o) => (find(o, 'ConfigMap', 'vault-files-config').data.FILES_HTTP_PORT = '4014'),
   ],
   [
     'network',

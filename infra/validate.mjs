@@ -109,15 +109,28 @@ check('services wait for their dependencies and migrations', () => {
     throw new Error('migrate-notes must run the notes migrations');
   if (s['migrate-notes'].image !== s.notes.image)
     throw new Error('migrate-notes must run on the notes image (it holds apps/notes)');
-  for (const svc of ['auth', 'notes']) {
+  if (s.files.depends_on['migrate-files'].condition !== 'service_completed_successfully')
+    throw new Error('files must wait for migrate-files');
+  if (s['migrate-files'].depends_on.postgres.condition !== 'service_healthy')
+    throw new Error('migrate-files must wait for postgres');
+  if (!/apps\/files\/dist\/migrate\.js/.test(String(s['migrate-files'].command)))
+    throw new Error('migrate-files must run the files migrations');
+  if (s['migrate-files'].image !== s.files.image)
+    throw new Error('migrate-files must run on the files image (it holds apps/files)');
+  for (const svc of ['auth', 'notes', 'files']) {
     if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
   }
   if (!s.gateway.ports?.length) throw new Error('the gateway must be published');
+  // MinIO's API too: browsers PUT/GET presigned URLs on it directly.
+  const mayPublish = ['gateway', 'minio'];
   const published = Object.entries(s)
     .filter(([, d]) => d.ports?.length)
     .map(([n]) => n);
-  if (published.join() !== 'gateway')
-    throw new Error(`only the gateway may publish ports, not: ${published.join(', ')}`);
+  const extra = published.filter((n) => !mayPublish.includes(n));
+  if (extra.length)
+    throw new Error(`only ${mayPublish.join(' and ')} may publish ports, not: ${extra.join(', ')}`);
+  for (const [port] of (s.minio?.ports ?? []).map((p) => String(p).split(':').reverse()))
+    if (port !== '9000') throw new Error(`minio may publish only its API port 9000, not ${port}`);
 });
 
 check('no secret value is written into docker-compose.yml', () => {
