@@ -8,6 +8,9 @@ import { withEphemeralStack } from './lib/ephemeral.mjs';
 import { ROOT, log } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
+// `node scripts/bench.mjs [name...]` runs only the named benchmarks (crypto, signin, vault, files).
+const only = new Set(process.argv.slice(2));
+const wanted = (name) => only.size === 0 || only.has(name);
 mkdirSync(outDir, { recursive: true });
 
 function runBench(file, args = []) {
@@ -19,34 +22,48 @@ function runBench(file, args = []) {
   if (res.status !== 0) throw new Error(`${file} failed`);
 }
 
-runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
+if (wanted('crypto')) runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
 
-await withEphemeralStack(
-  'bench',
-  { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
-  async ({ baseUrl, env }) => {
-    runBench('signin.bench.mjs', [
-      '--base',
-      baseUrl,
-      '--auth-host',
-      env.AUTH_RPC_HOST,
-      '--auth-port',
-      env.AUTH_RPC_PORT,
-      '--json',
-      join(outDir, 'signin.json'),
-    ]);
-  },
-  { keepLogs: false },
-);
+if (wanted('signin'))
+  await withEphemeralStack(
+    'bench',
+    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    async ({ baseUrl, env }) => {
+      runBench('signin.bench.mjs', [
+        '--base',
+        baseUrl,
+        '--auth-host',
+        env.AUTH_RPC_HOST,
+        '--auth-port',
+        env.AUTH_RPC_PORT,
+        '--json',
+        join(outDir, 'signin.json'),
+      ]);
+    },
+    { keepLogs: false },
+  );
 
 // The web vault (issue 3): unlock → first card and full list in headless Chromium, on a fresh stack
 // serving the built app (WEB_ROOT, apps/web/dist by default) with the API rate limit raised for seeding.
-await withEphemeralStack(
-  'bench',
-  { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
-  async ({ baseUrl }) => {
-    runBench('vault.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'vault.json')]);
-  },
-  { keepLogs: false },
-);
+if (wanted('vault'))
+  await withEphemeralStack(
+    'bench',
+    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    async ({ baseUrl }) => {
+      runBench('vault.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'vault.json')]);
+    },
+    { keepLogs: false },
+  );
+
+// The File Vault (issue 4): 25 and 100 MiB files uploaded and downloaded through the web app's UI to the
+// local disk storage, against the same bytes sent unencrypted from the same page; Chromium's RSS per size.
+if (wanted('files'))
+  await withEphemeralStack(
+    'bench',
+    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    async ({ baseUrl }) => {
+      runBench('files.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'files.json')]);
+    },
+    { keepLogs: false },
+  );
 log(`results in ${outDir}`);
