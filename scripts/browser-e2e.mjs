@@ -9,6 +9,7 @@ const allSpecs = [
   'apps/e2e/browser/web-smoke.mjs',
   'apps/e2e/browser/notes-ui.mjs',
   'apps/e2e/browser/zero-knowledge-ui.mjs',
+  'apps/e2e/browser/files-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);
@@ -35,6 +36,8 @@ const code = await withEphemeralStack(
           REDIS_URL: env.REDIS_URL,
           REDIS_PREFIX: env.REDIS_PREFIX,
           LOG_DIR: logDir,
+          // Where local-disk objects are kept, for files-ui.mjs to tamper with one.
+          STORAGE_LOCAL_ROOT: env.STORAGE_LOCAL_ROOT,
         },
       });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
