@@ -123,19 +123,22 @@ async function treeRssKib() {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
       const type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser';
       if (cmd.includes(MARKER) && type === 'browser') root = Number(name);
-      all.set(Number(name), { ppid, rss });
+      all.set(Number(name), { ppid, rss, type });
     } catch {
       // gone
     }
   }
   if (root === null) return null;
   let total = 0;
+  const byType = {};
   const walk = (pid) => {
-    total += all.get(pid)?.rss ?? 0;
+    const p = all.get(pid);
+    total += p?.rss ?? 0;
+    if (p) byType[p.type] = (byType[p.type] ?? 0) + p.rss;
     for (const [child, c] of all) if (c.ppid === pid) walk(child);
   };
   walk(root);
-  return total;
+  return { total, byType };
 }
 
 class Sampler {
@@ -146,8 +149,8 @@ class Sampler {
     if (this.busy) return;
     this.busy = true;
     try {
-      const kib = await treeRssKib();
-      if (kib !== null) this.samples.push({ phase: this.phase, kib });
+      const rss = await treeRssKib();
+      if (rss !== null) this.samples.push({ phase: this.phase, kib: rss.total, byType: rss.byType });
     } finally {
       this.busy = false;
     }
@@ -158,18 +161,34 @@ class Sampler {
     this.phase = 'idle';
     const from = this.samples.length;
     await new Promise((r) => setTimeout(r, ms));
-    const idle = this.samples.slice(from).map((s) => s.kib);
-    return idle.length ? Math.min(...idle) : NaN;
+    const idle = this.samples.slice(from);
+    if (idle.length === 0) return { kib: NaN, byType: {} };
+    return idle.reduce((low, s) => (s.kib < low.kib ? s : low));
   }
 
   async during(phase, fn) {
-    const idleKib = await this.idle();
+    const idle = await this.idle();
+    const idleKib = idle.kib;
     this.phase = phase;
     const from = this.samples.length;
     const value = await fn();
     this.phase = 'idle';
-    const peak = Math.max(...this.samples.slice(from).map((s) => s.kib), idleKib);
-    return { value, peakAboveIdleMib: round((peak - idleKib) / 1024), idleMib: round(idleKib / 1024) };
+    const samples = this.samples.slice(from);
+    const peak = Math.max(...samples.map((s) => s.kib), idleKib);
+    // Where the peak sits: each process type's own peak above its idle level (browser, renderer, ...).
+    const byType = {};
+    for (const s of samples) {
+      for (const [type, kib] of Object.entries(s.byType)) {
+        const above = round((kib - (idle.byType[type] ?? 0)) / 1024);
+        if (!(type in byType) || above > byType[type]) byType[type] = above;
+      }
+    }
+    return {
+      value,
+      peakAboveIdleMib: round((peak - idleKib) / 1024),
+      idleMib: round(idleKib / 1024),
+      byTypeMib: byType,
+    };
   }
 
   stop() {
@@ -465,9 +484,18 @@ async function main() {
           baselineUploadRssMib: bUp.peakAboveIdleMib,
           baselineDownloadRssMib: bDown.peakAboveIdleMib,
           idleMib: up.idleMib,
+          uploadRssByType: up.byTypeMib,
+          downloadRssByType: down.byTypeMib,
         };
         console.log(
           `${String(sizeMib).padStart(4)} MiB run ${run + 1}/${opts.runs}: upload ${round(s.uploadMs)} ms (plain ${round(s.baselineUploadMs)} ms), download ${round(s.downloadMs)} ms (plain ${round(s.baselineDownloadMs)} ms) | RSS above idle (${s.idleMib} MiB): upload +${s.uploadRssMib}, download +${s.downloadRssMib}, plain +${s.baselineUploadRssMib} / +${s.baselineDownloadRssMib} MiB`,
+        );
+        const types = (t) =>
+          Object.entries(t)
+            .map(([k, v]) => `${k} +${v}`)
+            .join(', ');
+        console.log(
+          `       per process type, upload: ${types(s.uploadRssByType)}; download: ${types(s.downloadRssByType)}`,
         );
         samples.push(s);
       }
@@ -499,7 +527,9 @@ async function main() {
           peakRssAboveIdleMib: max('downloadRssMib'),
           plainPeakRssAboveIdleMib: max('baselineDownloadRssMib'),
         },
-        samples: samples.map((s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, round(v)]))),
+        samples: samples.map((s) =>
+          Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])),
+        ),
       });
     }
   } finally {

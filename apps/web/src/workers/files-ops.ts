@@ -1,7 +1,6 @@
 import {
   FILE_CHUNK_SIZE,
   bytesToHex,
-  createEncryptStream,
   decryptFileMetadata,
   decryptThumbnail,
   encryptFileMetadata,
@@ -11,6 +10,7 @@ import {
   randomBytes,
   unwrapFileKey,
 } from '@vault/crypto';
+import { encryptBlob } from './files-chunks';
 import type { FileMetaOutcome, PreparedUpload, SealedFileMeta, UploadInput } from './files-messages';
 import { openStaging, type StagingSink } from './files-staging';
 import { makeThumbnail } from './files-thumbnail';
@@ -99,8 +99,8 @@ export const defaultUploadEnvironment: UploadEnvironment = { openStaging, makeTh
 /**
  * Seals one file for upload (protocol v1 "Files"): a fresh file id (UUID v4) and file key, the
  * name, type and tags sealed with encryptFileMetadata, an optional thumbnail sealed with
- * encryptThumbnail, and the content encrypted as a stream of 64 KiB chunks (createEncryptStream:
- * a few chunks in flight, memory flat in the file size) into a staging sink (files-staging.ts).
+ * encryptThumbnail, and the content encrypted in 64 KiB chunks, batch by batch (files-chunks.ts:
+ * memory flat in the file size), into a staging sink (files-staging.ts).
  * `onProgress(done, total)` counts ciphertext bytes written.
  */
 export async function prepareUpload(
@@ -135,20 +135,20 @@ export async function prepareUpload(
   try {
     let written = 0;
     let reported = 0;
-    await blobStream(input.file)
-      .pipeThrough(createEncryptStream({ fileKey: sealed.fileKey, fileId, iv, size }))
-      .pipeTo(
-        new WritableStream<Uint8Array>({
-          write(chunk) {
-            sink.write(chunk);
-            written += chunk.length;
-            if (written - reported >= PROGRESS_STEP || written === encryptedSize) {
-              reported = written;
-              onProgress(written, encryptedSize);
-            }
-          },
-        }),
-      );
+    // Batches of whole chunks, sealed side by side (files-chunks.ts): the same bytes as
+    // createEncryptStream, several times faster in the browser.
+    await encryptBlob(
+      input.file,
+      { fileKey: sealed.fileKey, fileId, iv, size, chunkSize: FILE_CHUNK_SIZE },
+      (batch) => {
+        sink.write(batch);
+        written += batch.length;
+        if (written - reported >= PROGRESS_STEP || written === encryptedSize) {
+          reported = written;
+          onProgress(written, encryptedSize);
+        }
+      },
+    );
     const { blob, staging } = await sink.finish();
     if (blob.size !== encryptedSize) {
       throw new Error(`The encrypted file has ${blob.size} bytes instead of ${encryptedSize}`);

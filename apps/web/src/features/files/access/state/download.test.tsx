@@ -39,7 +39,8 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
 
   beforeEach(async () => {
     vaultKey = await makeVaultKey();
-    report = await sealTestFile(vaultKey, randomBytes(3 * CHUNK + 4321), {
+    // Several 1 MiB batches of the decryptor (files-chunks.ts), so plaintext arrives in pieces.
+    report = await sealTestFile(vaultKey, randomBytes(40 * CHUNK + 4321), {
       name: 'report.bin',
       mimeType: 'application/octet-stream',
     });
