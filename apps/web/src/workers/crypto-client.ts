@@ -1,6 +1,14 @@
 import type { CryptoRequest, CryptoResponse, CryptoResult } from './crypto-messages';
 import {
   CryptoOperationError,
+  type AccountCryptoService,
+  type LegacyItemKey,
+  type LegacyRewrapResult,
+  type NewAccountWithRecovery,
+  type PreparedRecoveryKey,
+  type RecoveryCryptoService,
+  type ChangedPasswordMaterial,
+  type NewRecoveryKey,
   type CryptoService,
   type NewAccountMaterial,
   type PreloginMaterial,
@@ -12,7 +20,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 type Pending = { resolve: (r: CryptoResult) => void; reject: (e: Error) => void };
 
 /** Talks to the crypto worker; started on first use, one request in flight per call. */
-export class WorkerCryptoService implements CryptoService {
+export class WorkerCryptoService implements CryptoService, AccountCryptoService, RecoveryCryptoService {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -85,6 +93,68 @@ export class WorkerCryptoService implements CryptoService {
 
   async unlockVault(password: string, material: VaultMaterial): Promise<CryptoKey> {
     return (await this.call({ op: 'unlockVault', password, material })) as CryptoKey;
+  }
+
+  async changePassword(
+    currentPassword: string,
+    newPassword: string,
+    material: VaultMaterial,
+  ): Promise<ChangedPasswordMaterial> {
+    return (await this.call({
+      op: 'changePassword',
+      currentPassword,
+      newPassword,
+      material,
+    })) as ChangedPasswordMaterial;
+  }
+
+  async createRecoveryKey(password: string, material: VaultMaterial): Promise<NewRecoveryKey> {
+    return (await this.call({ op: 'createRecoveryKey', password, material })) as NewRecoveryKey;
+  }
+
+  async verifyPassword(password: string, material: VaultMaterial): Promise<string> {
+    return (await this.call({ op: 'verifyPassword', password, material })) as string;
+  }
+
+  async createAccountWithRecovery(password: string): Promise<NewAccountWithRecovery> {
+    return (await this.call({ op: 'createAccountWithRecovery', password })) as NewAccountWithRecovery;
+  }
+
+  async deriveRecoveryAnswersAuth(
+    answers: string[],
+    questionsSalt: string,
+    kdfParams: PreloginMaterial['kdfParams'],
+  ): Promise<string> {
+    return (await this.call({
+      op: 'deriveRecoveryAnswersAuth',
+      answers,
+      questionsSalt,
+      kdfParams,
+    })) as string;
+  }
+
+  async prepareRecoveryKey(recoveryKeyText: string): Promise<PreparedRecoveryKey> {
+    return (await this.call({ op: 'prepareRecoveryKey', recoveryKeyText })) as PreparedRecoveryKey;
+  }
+
+  async createResetMaterial(
+    password: string,
+    recovery?: { handle: string; recoveryWrappedVaultKey: string },
+  ): Promise<NewAccountMaterial> {
+    const req = recovery
+      ? { op: 'createResetMaterial' as const, password, recovery }
+      : { op: 'createResetMaterial' as const, password };
+    return (await this.call(req)) as NewAccountMaterial;
+  }
+
+  async rewrapLegacyItems(
+    password: string,
+    legacy: VaultMaterial,
+    currentVaultKey: CryptoKey,
+    items: LegacyItemKey[],
+  ): Promise<LegacyRewrapResult> {
+    const req = { op: 'rewrapLegacyItems' as const, password, legacy, currentVaultKey, items };
+    return (await this.call(req)) as LegacyRewrapResult;
   }
 
   terminate(): void {
