@@ -6,14 +6,15 @@ const base = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-    // ESM-only dependencies (content-disposition 3, loaded by @fastify/static) are compiled to
-    // CommonJS for Jest, which cannot load ESM from require() on Node 20.
-    '^.+/node_modules/(content-disposition)/.+\\.js$': [
+    // ESM-only dependencies (content-disposition 3, loaded by @fastify/static; @scure/base and
+    // @noble/hashes, loaded by otplib 13) are compiled to CommonJS for Jest, which cannot load
+    // ESM from require() on Node 20.
+    '^.+/node_modules/(content-disposition|@scure/base|@noble/hashes)/.+\\.js$': [
       'ts-jest',
       { tsconfig: '<rootDir>/tsconfig.jest-esm.json' },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|@scure/base|@noble/hashes)/)'],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],

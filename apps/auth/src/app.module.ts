@@ -6,6 +6,7 @@ import { AccountHandler } from './handlers/account.handler';
 import { AuthHandler } from './handlers/auth.handler';
 import { HealthHandler } from './handlers/health.handler';
 import { SessionsHandler } from './handlers/sessions.handler';
+import { TwoFactorHandler } from './handlers/two-factor.handler';
 import {
   AUTH_CONFIG,
   AUTH_REDIS,
@@ -17,6 +18,7 @@ import { HealthRepository } from './repositories/health.repository';
 import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { SecurityEventsRepository } from './repositories/security-events.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
+import { TwoFactorRepository } from './repositories/two-factor.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { AccountService } from './services/account.service';
 import { AuthService } from './services/auth.service';
@@ -25,6 +27,7 @@ import { LoginGuardService } from './services/login-guard.service';
 import { SecurityEventsService } from './services/security-events.service';
 import { SessionService } from './services/session.service';
 import { TokenService } from './services/token.service';
+import { TwoFactorService } from './services/two-factor.service';
 
 /**
  * The auth service. Built from a validated config (nothing here reads the environment);
@@ -36,7 +39,7 @@ export class AppModule {
   static forRoot(config: AuthConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AuthHandler, AccountHandler, SessionsHandler, HealthHandler],
+      controllers: [AuthHandler, AccountHandler, SessionsHandler, HealthHandler, TwoFactorHandler],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         { provide: DataSource, useFactory: () => connectDatabase(config.database) },
@@ -49,9 +52,11 @@ export class AppModule {
         SessionsRepository,
         LoginAttemptsRepository,
         HealthRepository,
+        TwoFactorRepository,
         SecurityEventsService,
         LoginGuardService,
         SessionService,
+        TwoFactorService,
         AuthService,
         AccountService,
         HealthService,

@@ -26,6 +26,8 @@ export const ErrorCode = {
   STORAGE_NOT_CONFIGURED: 'STORAGE_NOT_CONFIGURED',
   LINK_INVALID: 'LINK_INVALID',
   FILE_INFECTED: 'FILE_INFECTED',
+  INVALID_VERIFICATION_CODE: 'INVALID_VERIFICATION_CODE',
+  INVALID_BACKUP_CODE: 'INVALID_BACKUP_CODE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -65,6 +67,8 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   STORAGE_NOT_CONFIGURED: { status: 400, message: 'This storage type is not configured' },
   LINK_INVALID: { status: 403, message: 'This link is invalid or has expired' },
   FILE_INFECTED: { status: 403, message: 'File is infected and cannot be downloaded' },
+  INVALID_VERIFICATION_CODE: { status: 401, message: 'Invalid verification code' },
+  INVALID_BACKUP_CODE: { status: 401, message: 'Invalid backup code' },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

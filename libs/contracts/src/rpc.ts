@@ -17,6 +17,14 @@ export const AUTH_PATTERNS = {
   revokeSession: 'auth.sessions.revoke',
   /** Re-checks the caller's authKey (file download/preview); a wrong one counts toward lockout. */
   verifyAuthKey: 'auth.verify-auth-key',
+  // Two-factor authentication and backup codes (api-contract.md "Auth service", 2fa/*).
+  twoFactorEnable: 'auth.2fa.enable',
+  twoFactorVerify: 'auth.2fa.verify',
+  twoFactorDisable: 'auth.2fa.disable',
+  backupCodesInfo: 'auth.2fa.backup-codes',
+  backupCodesRegenerate: 'auth.2fa.backup-codes.regenerate',
+  twoFactorLogin: 'auth.2fa.login',
+  backupCodeLogin: 'auth.2fa.backup-login',
 } as const;
 export type AuthPattern = (typeof AUTH_PATTERNS)[keyof typeof AUTH_PATTERNS];
 

@@ -10,6 +10,11 @@ export const SECURITY_EVENT_TYPES = [
   'logout',
   'session_revoked',
   'reauth_failure',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'backup_codes_regenerated',
+  'backup_code_used',
+  'two_factor_failure',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -2,12 +2,14 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
+  backupLoginBodySchema,
   ErrorCode,
   loginBodySchema,
   logoutBodySchema,
   preloginBodySchema,
   refreshBodySchema,
   signupBodySchema,
+  twoFactorLoginBodySchema,
   type AuthResponse,
   type PreloginResponse,
   type RefreshResponse,
@@ -35,6 +37,20 @@ export class AuthHandler {
   @MessagePattern(AUTH_PATTERNS.login)
   login(@Payload() payload: unknown): Promise<LoginResult> {
     return this.auth.login(readBody(loginBodySchema, payload), readContext(payload));
+  }
+
+  /** The sign-in again with the authenticator code (after `{requires2FA: true}`). */
+  @MessagePattern(AUTH_PATTERNS.twoFactorLogin)
+  twoFactorLogin(@Payload() payload: unknown): Promise<LoginResult> {
+    const { code, ...credentials } = readBody(twoFactorLoginBodySchema, payload);
+    return this.auth.login(credentials, readContext(payload), { code });
+  }
+
+  /** The sign-in again with a backup code; may carry `warningMessage` when few are left. */
+  @MessagePattern(AUTH_PATTERNS.backupCodeLogin)
+  backupCodeLogin(@Payload() payload: unknown): Promise<LoginResult> {
+    const { backupCode, ...credentials } = readBody(backupLoginBodySchema, payload);
+    return this.auth.login(credentials, readContext(payload), { backupCode });
   }
 
   /** A missing or malformed token is a 401 like an unknown one, not a 400. */

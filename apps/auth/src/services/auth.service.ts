@@ -10,6 +10,7 @@ import {
   type RefreshResponse,
   type Requires2faResponse,
   type RpcContext,
+  type SecondFactorProof,
   type SignupBody,
   type WithRefresh,
 } from '@vault/contracts';
@@ -26,6 +27,8 @@ import { LoginGuardService } from './login-guard.service';
 import { SecurityEventsService } from './security-events.service';
 import { SessionService } from './session.service';
 import { TokenService } from './token.service';
+import { backupCodesWarning } from './two-factor-codes';
+import { TwoFactorService } from './two-factor.service';
 
 export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
 
@@ -44,6 +47,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly guard: LoginGuardService,
     private readonly events: SecurityEventsService,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
   /** The account's salt and KDF parameters, or a stable fake: the answer never tells them apart. */
@@ -97,7 +101,7 @@ export class AuthService {
    * key), key check (a dummy verify for unknown identifiers, so timing does not tell them
    * apart), then the failure bookkeeping or a new session.
    */
-  async login(body: LoginBody, ctx: RpcContext): Promise<LoginResult> {
+  async login(body: LoginBody, ctx: RpcContext, secondFactor?: SecondFactorProof): Promise<LoginResult> {
     await this.guard.assertIpAllowed(ctx.ip);
     const user = await this.findByIdentifier(body.identifier);
     const subject = user
@@ -117,16 +121,24 @@ export class AuthService {
       : await this.hasher.verifyDummy(body.authKey);
     if (!user || !valid) return this.failLogin(user, subject, ctx);
 
-    await this.guard.clearFailures(subject);
+    let warningMessage: string | undefined;
     if (user.twoFactorEnabled) {
-      // The key was right; the session starts only after the second factor (a later issue).
-      await this.users.clearLoginFailures(user.id);
-      return { body: { requires2FA: true } };
+      const proof = secondFactor ?? (body.totpCode !== undefined ? { code: body.totpCode } : undefined);
+      // No token before the second factor. Failures are forgotten only once it is right too:
+      // clearing them on the key alone would let whoever has the key guess codes unlocked.
+      if (!proof) return { body: { requires2FA: true } };
+      const checked = await this.twoFactor.checkSecondFactor(user.id, proof, ctx);
+      if (!checked.ok) return this.failLogin(user, subject, ctx, checked.error);
+      if (checked.remainingBackupCodes !== undefined) {
+        warningMessage = backupCodesWarning(checked.remainingBackupCodes);
+      }
     }
+    await this.guard.clearFailures(subject);
     const now = Date.now();
     await this.users.clearLoginFailures(user.id, new Date(now));
     await this.events.record('signin_success', user.id, ctx);
-    return this.startSession(user, ctx, now);
+    const session = await this.startSession(user, ctx, now);
+    return warningMessage ? { ...session, body: { ...session.body, warningMessage } } : session;
   }
 
   async refresh(refreshToken: string, ctx: RpcContext): Promise<WithRefresh<RefreshResponse>> {
@@ -144,11 +156,22 @@ export class AuthService {
     return this.sessions.logout(ctx, refreshToken);
   }
 
-  private async failLogin(user: UserEntity | null, subject: string, ctx: RpcContext): Promise<never> {
+  /** `error`: what a wrong second factor answers instead of 'Invalid credentials'. */
+  private async failLogin(
+    user: UserEntity | null,
+    subject: string,
+    ctx: RpcContext,
+    error: ErrorCode = ErrorCode.INVALID_CREDENTIALS,
+  ): Promise<never> {
     await this.guard.recordIpFailure(ctx.ip);
     const failure = await this.guard.recordFailure(subject);
     const userId = user?.id ?? null;
-    await this.events.record('signin_failure', userId, ctx, { reason: user ? 'bad_key' : 'unknown_user' });
+    const reason = !user
+      ? 'unknown_user'
+      : error === ErrorCode.INVALID_CREDENTIALS
+        ? 'bad_key'
+        : 'bad_second_factor';
+    await this.events.record('signin_failure', userId, ctx, { reason });
     if (user) {
       const lock = failure.lockedNow
         ? { until: new Date(Date.now() + failure.remainingMs), reason: AUTO_LOCK_REASON }
@@ -164,7 +187,7 @@ export class AuthService {
       }
     }
     if (failure.locked) throw this.guard.lockedError(failure.remainingMs);
-    throw new VaultError(ErrorCode.INVALID_CREDENTIALS);
+    throw new VaultError(error);
   }
 
   private async startSession(

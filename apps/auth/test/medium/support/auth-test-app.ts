@@ -36,6 +36,8 @@ export interface AuthTestApp {
   pg: Client;
   publicKeyPem: string;
   logs: string[];
+  /** The running service, for calls other services make in-process (e.g. `app.get(TwoFactorService)`). */
+  app: INestMicroservice;
   call<T>(pattern: string, body: unknown, ctx?: Partial<RpcContext>): Promise<T>;
   /** The VaultError a call fails with (fails the test if the call succeeds). */
   fail(pattern: string, body: unknown, ctx?: Partial<RpcContext>): Promise<VaultError>;
@@ -100,6 +102,7 @@ export async function startAuthTestApp(
     pg,
     publicKeyPem: keys.publicKeyPem,
     logs,
+    app,
     call,
     async fail(pattern, body, ctx) {
       try {
