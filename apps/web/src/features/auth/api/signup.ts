@@ -10,6 +10,8 @@ export interface SignupRequest {
   salt: string;
   kdfParams: KdfParamsDto;
   wrappedVaultKey: string;
+  /** The recovery kit made on the device (crypto-protocol "Recovery" 1): proof and the key-wrapped vault key. */
+  recovery?: { recoveryAuth: string; recoveryWrappedVaultKey: string };
 }
 
 /** POST /api/auth/signup: 201 {access, user, wrappedVaultKey} and the refresh cookie. */

@@ -1,3 +1,4 @@
+import type { AuthResponse } from '@vault/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Banner } from '../../../components/banner';
@@ -6,6 +7,12 @@ import { TextField } from '../../../components/input';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { useCrypto } from '../../../workers/crypto-context';
+import {
+  isRecoveryCryptoService,
+  type NewAccountMaterial,
+  type NewAccountWithRecovery,
+} from '../../../workers/crypto-service';
+import { RecoveryKitStep } from '../../recovery/components/recovery-kit-step';
 import { signup } from '../api/signup';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useSessionStore } from '../state/session-context';
@@ -17,10 +24,19 @@ export const REGISTER_MESSAGES = { failed: 'Registration failed' } as const;
 
 const EMPTY: SignupFields = { username: '', email: '', phoneNumber: '', password: '', confirmPassword: '' };
 
+/** A created account waiting on the recovery kit step before the vault opens. */
+interface PendingKit {
+  answer: AuthResponse;
+  vaultKey: CryptoKey;
+  email: string;
+  recoveryKeyText: string;
+}
+
 /**
  * The sign-up screen (spec sections 2, 5, 8): the spec's validations in order, then a fresh vault
  * key wrapped under the password in the worker (createAccount), then the sign-up call with the
- * authKey and wrapped key only.
+ * authKey and wrapped key only. The worker also makes a recovery key (crypto-protocol "Recovery" 1),
+ * registered with the account and shown once afterwards as the recovery kit.
  */
 export function RegisterScreen() {
   const api = useApiClient();
@@ -30,6 +46,7 @@ export function RegisterScreen() {
   const [fields, setFields] = useState<SignupFields>(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [kit, setKit] = useState<PendingKit | null>(null);
 
   const set = (name: keyof SignupFields) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setFields((f) => ({ ...f, [name]: e.target.value }));
@@ -47,7 +64,17 @@ export function RegisterScreen() {
     setBusy(true);
     try {
       await session.settled();
-      const material = await crypto.createAccount(fields.password);
+      const material: NewAccountMaterial & Partial<Pick<NewAccountWithRecovery, 'recovery'>> =
+        isRecoveryCryptoService(crypto)
+          ? await crypto.createAccountWithRecovery(fields.password)
+          : await crypto.createAccount(fields.password);
+      const kitKey = material.recovery?.recoveryKeyText;
+      const recovery = material.recovery
+        ? {
+            recoveryAuth: material.recovery.recoveryAuth,
+            recoveryWrappedVaultKey: material.recovery.recoveryWrappedVaultKey,
+          }
+        : undefined;
       const answer = await signup(api, {
         username: fields.username.trim(),
         email: fields.email.trim(),
@@ -56,13 +83,41 @@ export function RegisterScreen() {
         salt: material.salt,
         kdfParams: material.kdfParams,
         wrappedVaultKey: material.wrappedVaultKey,
+        ...(recovery ? { recovery } : {}),
       });
+      if (kitKey) {
+        // Signing in now would leave this signed-out page at once: the kit comes first.
+        setKit({
+          answer,
+          vaultKey: material.vaultKey,
+          email: answer.user.email,
+          recoveryKeyText: kitKey,
+        });
+        setBusy(false);
+        return;
+      }
       await finish(answer, material.vaultKey, false);
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : REGISTER_MESSAGES.failed);
       setBusy(false);
     }
   };
+
+  if (kit) {
+    return (
+      <AuthLayout title="Save your recovery key">
+        <RecoveryKitStep
+          email={kit.email}
+          recoveryKeyText={kit.recoveryKeyText}
+          busy={busy}
+          onDone={() => {
+            setBusy(true);
+            void finish(kit.answer, kit.vaultKey, false);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout
