@@ -1,8 +1,12 @@
 import { Banner } from '../../../components/banner';
-import { SettingsSection } from './settings-section';
+import { ChangePasswordSection } from './change-password-section';
+import { RecoveryKeySection } from './recovery-key-section';
+import { SecurityQuestionsSection } from './security-questions-section';
+import { SessionsSection } from './sessions-section';
+import { TwoFactorSections } from './two-factor-section';
+import './settings.css';
 
-const LATER = 'Coming in a later release';
-
+/** Security: password, two-step verification and backup codes, recovery options, devices. */
 export function SecurityTab({ recovery }: { recovery: boolean }) {
   return (
     <div className="settings-stack">
@@ -11,31 +15,11 @@ export function SecurityTab({ recovery }: { recovery: boolean }) {
           Set a new password and review your two-step verification below.
         </Banner>
       ) : null}
-      <SettingsSection
-        title="Change password"
-        upcoming={LATER}
-        description="Your vault key is re-wrapped under the new password on this device; your notes and files are not re-encrypted, and your other sessions are signed out."
-      />
-      <SettingsSection
-        title="Two-step verification"
-        upcoming={LATER}
-        description="Ask for a 6-digit code from an authenticator app when you sign in."
-      />
-      <SettingsSection
-        title="Backup codes"
-        upcoming={LATER}
-        description="Single-use codes (XXXX-XXXX) for signing in when your authenticator app is not at hand."
-      />
-      <SettingsSection
-        title="Security questions"
-        upcoming={LATER}
-        description="Three questions that let you regain access to your account. Your answers are hashed on this device and never sent in plain text."
-      />
-      <SettingsSection
-        title="Recovery key"
-        upcoming={LATER}
-        description="The only way to get your data back if you forget your password: a key you download and keep somewhere safe."
-      />
+      <ChangePasswordSection autoFocus={recovery} />
+      <TwoFactorSections />
+      <SecurityQuestionsSection />
+      <RecoveryKeySection />
+      <SessionsSection />
     </div>
   );
 }

@@ -1,0 +1,124 @@
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner';
+import { Button } from '../../../components/button';
+import { PasswordInput } from '../../../components/password-input';
+import { Spinner } from '../../../components/spinner';
+import { useApiClient } from '../../../lib/api-context';
+import { isWrongPassword } from '../../../workers/crypto-service';
+import { useMe } from '../../auth/api/get-me';
+import { setupRecoveryKey } from '../api/recovery';
+import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
+import { recoveryKitFileName, recoveryKitText } from '../utils/kit-text';
+import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
+import { CopyDownload } from './secret-panel';
+import { SettingsSection } from './settings-section';
+
+/**
+ * Recovery key (crypto-protocol "Recovery" 1): the worker opens the vault key with the password,
+ * makes a fresh 32-byte key and wraps the vault key under it; the server stores recoveryAuth and the
+ * wrapped key (replacing any earlier ones). The key is shown once, with a downloadable kit.
+ */
+export function RecoveryKeySection({
+  onDownload,
+}: {
+  onDownload?: (fileName: string, body: string) => void;
+}) {
+  const api = useApiClient();
+  const me = useMe();
+  const account = useAccountCrypto();
+  const material = useVaultMaterial();
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ key: string; at: Date } | null>(null);
+  const who = me.data ? `${me.data.user.username} <${me.data.user.email}>` : '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!password) {
+      setError(SETTINGS_MESSAGES.passwordRequired);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      let made;
+      try {
+        made = await account().createRecoveryKey(password, await material());
+      } catch (e) {
+        if (isWrongPassword(e)) {
+          setError(SETTINGS_MESSAGES.wrongPassword);
+          return;
+        }
+        throw e;
+      }
+      await setupRecoveryKey(api, {
+        authKey: made.authKey,
+        recoveryAuth: made.recoveryAuth,
+        recoveryWrappedVaultKey: made.recoveryWrappedVaultKey,
+      });
+      setPassword('');
+      setCreated({ key: made.recoveryKeyText, at: new Date() });
+    } catch (e) {
+      setError(failureText(e, 'Failed to create the recovery key'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <SettingsSection
+      title="Recovery key"
+      description="The only way to get your notes and files back if you forget your password: a key you download and keep somewhere safe. Creating a new key replaces the old one, which stops working."
+    >
+      {created ? (
+        <div className="secret-panel" role="group" aria-label="Your recovery key">
+          <Banner tone="warning" title="Save your recovery key now">
+            It is shown only once. Vault cannot show it again or recover your data without it.
+          </Banner>
+          <code className="recovery-key" data-testid="recovery-key">
+            {created.key}
+          </code>
+          <CopyDownload
+            copyLabel="Copy key"
+            text={created.key}
+            fileName={recoveryKitFileName(created.at)}
+            fileBody={() => recoveryKitText(created.key, who, created.at)}
+            {...(onDownload ? { onDownload } : {})}
+          />
+          <div>
+            <Button onClick={() => setCreated(null)}>I have saved my recovery key</Button>
+          </div>
+        </div>
+      ) : (
+        <form
+          className="settings-form"
+          onSubmit={(e) => void submit(e)}
+          noValidate
+          aria-label="Create recovery key"
+        >
+          <PasswordInput
+            label="Password"
+            hint="Your password opens the vault key on this device so it can be wrapped under the new recovery key."
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            disabled={busy}
+          />
+          {busy ? (
+            <p className="settings-progress" role="status">
+              <Spinner size="sm" /> Creating your recovery key on this device...
+            </p>
+          ) : null}
+          {error ? <Banner tone="danger">{error}</Banner> : null}
+          <div className="settings-actions">
+            <Button type="submit" loading={busy} loadingLabel="Creating...">
+              Create recovery key
+            </Button>
+          </div>
+        </form>
+      )}
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,47 @@
+import { useCallback } from 'react';
+import { useCrypto } from '../../../workers/crypto-context';
+import {
+  CryptoOperationError,
+  isAccountCryptoService,
+  type AccountCryptoService,
+  type RecoveryCryptoService,
+  type VaultMaterial,
+} from '../../../workers/crypto-service';
+import { getMe } from '../../auth/api/get-me';
+import { useApiClient } from '../../../lib/api-context';
+
+/** The account operations of the crypto worker (every key derivation happens on this device). */
+export function useAccountCrypto(): () => AccountCryptoService {
+  const service = useCrypto();
+  return useCallback(() => {
+    if (!isAccountCryptoService(service)) {
+      throw new CryptoOperationError('UNSUPPORTED_ENVIRONMENT', 'Account operations are not available.');
+    }
+    return service;
+  }, [service]);
+}
+
+/** answersAuth of security answers, run in the worker (the recovery screen's operation, reused). */
+export function useAnswersAuth(): RecoveryCryptoService['deriveRecoveryAnswersAuth'] {
+  const service = useCrypto() as Partial<RecoveryCryptoService>;
+  return useCallback(
+    (answers, questionsSalt, kdfParams) => {
+      if (typeof service.deriveRecoveryAnswersAuth !== 'function') {
+        throw new CryptoOperationError('UNSUPPORTED_ENVIRONMENT', 'Account operations are not available.');
+      }
+      return service.deriveRecoveryAnswersAuth(answers, questionsSalt, kdfParams);
+    },
+    [service],
+  );
+}
+
+/**
+ * The account's current password material ({salt, kdfParams, wrappedVaultKey}), read fresh from
+ * GET /auth/me: after a password change on another device the cached copy would be stale.
+ */
+export function useVaultMaterial(): () => Promise<VaultMaterial> {
+  const api = useApiClient();
+  return useCallback(async () => {
+    return (await getMe(api)).vault;
+  }, [api]);
+}
