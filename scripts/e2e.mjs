@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // API end-to-end tier: the whole stack in local mode on private ports, driven over HTTP.
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
 import { ROOT, log, runStatus } from './lib/util.mjs';
@@ -16,6 +18,12 @@ const overrides = {
   REFRESH_REUSE_GRACE_SECONDS: '2',
   // The same suite runs over TCP (local, compose) and NATS (Kubernetes).
   RPC_TRANSPORT: process.env.VAULT_E2E_TRANSPORT ?? 'tcp',
+  // Recovery mail goes to .eml files (MAIL_TRANSPORT=log) in a folder of this run, which the
+  // tests read (VAULT_E2E_MAIL_DIR). The per-IP limit of email-code is proven by the auth
+  // medium tests; every e2e request comes from 127.0.0.1.
+  MAIL_TRANSPORT: 'log',
+  MAIL_DIR: join(ROOT, '.data', `e2e-mail-${randomBytes(4).toString('hex')}`),
+  RECOVERY_CODE_IP_MAX: '100000',
 };
 
 const code = await withEphemeralStack(
@@ -40,6 +48,7 @@ const code = await withEphemeralStack(
           VAULT_E2E_REDIS_PREFIX: env.REDIS_PREFIX,
           VAULT_E2E_DATABASE_URL: env.DATABASE_URL,
           VAULT_E2E_STORAGE_ROOT: env.STORAGE_LOCAL_ROOT,
+          VAULT_E2E_MAIL_DIR: env.MAIL_DIR,
         },
       },
     );
@@ -53,4 +62,5 @@ const code = await withEphemeralStack(
   console.error(error instanceof Error ? error.message : error);
   return 1;
 });
+rmSync(overrides.MAIL_DIR, { recursive: true, force: true });
 process.exit(code);

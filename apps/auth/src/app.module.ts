@@ -5,6 +5,7 @@ import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
 import { AuthHandler } from './handlers/auth.handler';
 import { HealthHandler } from './handlers/health.handler';
+import { RecoveryHandler } from './handlers/recovery.handler';
 import { SessionsHandler } from './handlers/sessions.handler';
 import { TwoFactorHandler } from './handlers/two-factor.handler';
 import {
@@ -16,6 +17,10 @@ import {
 } from './repositories/connections';
 import { HealthRepository } from './repositories/health.repository';
 import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
+import { MailQueueRepository } from './repositories/mail-queue.repository';
+import { MailerRepository } from './repositories/mailer.repository';
+import { RecoveryRepository } from './repositories/recovery.repository';
+import { RecoveryTokensRepository } from './repositories/recovery-tokens.repository';
 import { SecurityEventsRepository } from './repositories/security-events.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { TwoFactorRepository } from './repositories/two-factor.repository';
@@ -24,6 +29,7 @@ import { AccountService } from './services/account.service';
 import { AuthService } from './services/auth.service';
 import { HealthService } from './services/health.service';
 import { LoginGuardService } from './services/login-guard.service';
+import { RecoveryService } from './services/recovery.service';
 import { SecurityEventsService } from './services/security-events.service';
 import { SessionService } from './services/session.service';
 import { TokenService } from './services/token.service';
@@ -39,7 +45,14 @@ export class AppModule {
   static forRoot(config: AuthConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AuthHandler, AccountHandler, SessionsHandler, HealthHandler, TwoFactorHandler],
+      controllers: [
+        AuthHandler,
+        AccountHandler,
+        SessionsHandler,
+        HealthHandler,
+        TwoFactorHandler,
+        RecoveryHandler,
+      ],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         { provide: DataSource, useFactory: () => connectDatabase(config.database) },
@@ -60,6 +73,11 @@ export class AppModule {
         AuthService,
         AccountService,
         HealthService,
+        RecoveryRepository,
+        RecoveryTokensRepository,
+        MailQueueRepository,
+        MailerRepository,
+        RecoveryService,
       ],
     };
   }

@@ -15,8 +15,10 @@ import { AUTH_RPC, AuthRpcClient } from './proxy/auth-rpc.client';
 import { FilesBlobProxy } from './proxy/files-blob.proxy';
 import { FILES_RPC, FilesRpcClient } from './proxy/files-rpc.client';
 import { NOTES_RPC, NotesRpcClient } from './proxy/notes-rpc.client';
+import { RecoveryRpcClient } from './proxy/recovery-rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
+import { RecoveryController } from './routes/auth/recovery.controller';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
 import { FilesBlobController } from './routes/files/files-blob.controller';
 import { FilesController } from './routes/files/files.controller';
@@ -48,7 +50,14 @@ export class AppModule {
   static forRoot({ config, logger, redis }: GatewayModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AuthController, NotesController, FilesController, FilesBlobController, HealthController],
+      controllers: [
+        AuthController,
+        RecoveryController,
+        NotesController,
+        FilesController,
+        FilesBlobController,
+        HealthController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
@@ -67,6 +76,7 @@ export class AppModule {
             ),
         },
         AuthRpcClient,
+        RecoveryRpcClient,
         {
           provide: NOTES_RPC,
           useFactory: () =>

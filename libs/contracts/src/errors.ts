@@ -28,6 +28,11 @@ export const ErrorCode = {
   FILE_INFECTED: 'FILE_INFECTED',
   INVALID_VERIFICATION_CODE: 'INVALID_VERIFICATION_CODE',
   INVALID_BACKUP_CODE: 'INVALID_BACKUP_CODE',
+  INVALID_RECOVERY_CODE: 'INVALID_RECOVERY_CODE',
+  INVALID_RECOVERY_KEY: 'INVALID_RECOVERY_KEY',
+  INCORRECT_ANSWERS: 'INCORRECT_ANSWERS',
+  NO_SECURITY_QUESTIONS: 'NO_SECURITY_QUESTIONS',
+  BYPASS_TOKEN_INVALID: 'BYPASS_TOKEN_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -69,6 +74,14 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   FILE_INFECTED: { status: 403, message: 'File is infected and cannot be downloaded' },
   INVALID_VERIFICATION_CODE: { status: 401, message: 'Invalid verification code' },
   INVALID_BACKUP_CODE: { status: 401, message: 'Invalid backup code' },
+  INVALID_RECOVERY_CODE: { status: 400, message: 'Invalid recovery code' },
+  INVALID_RECOVERY_KEY: { status: 401, message: 'Invalid recovery key' },
+  INCORRECT_ANSWERS: { status: 401, message: 'Incorrect answers' },
+  NO_SECURITY_QUESTIONS: {
+    status: 404,
+    message: 'No security questions found for this account. Try email recovery instead.',
+  },
+  BYPASS_TOKEN_INVALID: { status: 401, message: 'Recovery session expired or already used. Please start again.' },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -6,6 +6,7 @@ export * from './common/validation';
 export * from './auth/user.schema';
 export * from './auth/auth-bodies.schema';
 export * from './auth/tokens';
+export * from './auth/recovery.schema';
 export * from './auth/two-factor.schema';
 export * from './notes/note.schema';
 export * from './files/file.schema';

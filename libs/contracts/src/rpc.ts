@@ -25,6 +25,18 @@ export const AUTH_PATTERNS = {
   backupCodesRegenerate: 'auth.2fa.backup-codes.regenerate',
   twoFactorLogin: 'auth.2fa.login',
   backupCodeLogin: 'auth.2fa.backup-login',
+  // Account recovery (api-contract.md "Auth service", recovery/*, security-questions, legacy-keys).
+  recoveryEmailCode: 'auth.recovery.email-code',
+  recoveryVerifyEmail: 'auth.recovery.verify-email',
+  recoverySetupKey: 'auth.recovery.setup-key',
+  recoveryVerifyKey: 'auth.recovery.verify-key',
+  recoverySetupQuestions: 'auth.recovery.setup-questions',
+  securityQuestions: 'auth.recovery.security-questions',
+  recoveryGetQuestions: 'auth.recovery.get-questions',
+  recoveryVerifyQuestions: 'auth.recovery.verify-questions',
+  recoveryReset: 'auth.recovery.reset',
+  listLegacyKeys: 'auth.legacy-keys.list',
+  deleteLegacyKey: 'auth.legacy-keys.delete',
 } as const;
 export type AuthPattern = (typeof AUTH_PATTERNS)[keyof typeof AUTH_PATTERNS];
 

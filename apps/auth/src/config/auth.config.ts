@@ -11,7 +11,11 @@ import {
   type RpcTransportConfig,
   type SecretHashParams,
 } from '@vault/server-kit';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+
+/** Relative data paths (local mode) are taken from the repository root, like the scan worker's. */
+const CONFIG_ROOT = resolve(__dirname, '..', '..', '..', '..');
 
 /**
  * The auth service's configuration. Only this folder reads the environment; everything
@@ -27,6 +31,25 @@ const pem = (label: 'PRIVATE KEY' | 'PUBLIC KEY', name: string) =>
     .refine((v) => v.includes(`-----BEGIN ${label}-----`) && v.includes(`-----END ${label}-----`), {
       message: `must be a ${label === 'PRIVATE KEY' ? 'PKCS8' : 'SPKI'} PEM ("-----BEGIN ${label}-----")`,
     });
+
+/** Recovery and its mail (apps/auth/README.md "Recovery"). */
+const recoveryEnvShape = {
+  MAIL_TRANSPORT: z.enum(['log', 'smtp']).default('log'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Vault <no-reply@vault.localhost>'),
+  VAULT_DATA_DIR: z.string().min(1).default('.data'),
+  MAIL_DIR: z.string().min(1).optional(),
+  RECOVERY_CODE_TTL_SECONDS: envInt(1, 24 * 3600).default(900),
+  RECOVERY_BYPASS_TTL_SECONDS: envInt(1, 24 * 3600).default(600),
+  RECOVERY_CODE_EMAIL_MAX: envInt(1).default(3),
+  RECOVERY_CODE_IP_MAX: envInt(1).default(20),
+  RECOVERY_CODE_WINDOW_SECONDS: envInt(1).default(900),
+  RECOVERY_VERIFY_MAX_FAILURES: envInt(1).default(5),
+  RECOVERY_VERIFY_WINDOW_SECONDS: envInt(1).default(3600),
+};
 
 export const authEnvSchema = commonEnvSchema.extend({
   ...databaseEnvSchema.shape,
@@ -48,6 +71,7 @@ export const authEnvSchema = commonEnvSchema.extend({
   SECRET_HASH_MEMORY_KIB: envInt(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
   SECRET_HASH_ITERATIONS: envInt(1, 100).default(DEFAULT_SECRET_HASH.iterations),
   SECRET_HASH_PARALLELISM: envInt(1, 64).default(DEFAULT_SECRET_HASH.parallelism),
+  ...recoveryEnvShape,
 });
 export type AuthEnv = z.output<typeof authEnvSchema>;
 
@@ -63,6 +87,19 @@ export interface AuthConfig {
   lockout: { threshold: number; seconds: number };
   loginIpThrottle: { maxFailures: number; windowSeconds: number };
   secretHash: SecretHashParams;
+  /** Recovery-code mail: `log` writes .eml files under `dir`, `smtp` sends through `smtpUrl`. */
+  mail: { transport: 'log' | 'smtp'; smtpUrl?: string; from: string; dir: string };
+  recovery: {
+    codeTtlSeconds: number;
+    bypassTtlSeconds: number;
+    /** email-code requests per e-mail address and per IP in `codeWindowSeconds`. */
+    codeEmailMax: number;
+    codeIpMax: number;
+    codeWindowSeconds: number;
+    /** Failed verify-key / verify-questions per account in `verifyWindowSeconds`, then refused. */
+    verifyMaxFailures: number;
+    verifyWindowSeconds: number;
+  };
   /** Optional HTTP probe listener (Kubernetes with NATS has no TCP port to probe). */
   health: { host: string; port?: number };
   /** The validated variables, for the masked boot log. */
@@ -94,6 +131,9 @@ function withFileSecrets(env: Env, names: readonly string[]): { env: Env; proble
 export const FILE_SECRETS = ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'SERVER_SECRET'] as const;
 
 export function toAuthConfig(env: AuthEnv): AuthConfig {
+  if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
+    throw new Error('Invalid configuration:\n  SMTP_URL: required when MAIL_TRANSPORT=smtp');
+  }
   return {
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
@@ -120,6 +160,21 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
       parallelism: env.SECRET_HASH_PARALLELISM,
     },
     health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
+    mail: {
+      transport: env.MAIL_TRANSPORT,
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      dir: resolve(CONFIG_ROOT, env.MAIL_DIR ?? join(env.VAULT_DATA_DIR, 'mail')),
+    },
+    recovery: {
+      codeTtlSeconds: env.RECOVERY_CODE_TTL_SECONDS,
+      bypassTtlSeconds: env.RECOVERY_BYPASS_TTL_SECONDS,
+      codeEmailMax: env.RECOVERY_CODE_EMAIL_MAX,
+      codeIpMax: env.RECOVERY_CODE_IP_MAX,
+      codeWindowSeconds: env.RECOVERY_CODE_WINDOW_SECONDS,
+      verifyMaxFailures: env.RECOVERY_VERIFY_MAX_FAILURES,
+      verifyWindowSeconds: env.RECOVERY_VERIFY_WINDOW_SECONDS,
+    },
     env,
   };
 }

@@ -15,6 +15,15 @@ export const SECURITY_EVENT_TYPES = [
   'backup_codes_regenerated',
   'backup_code_used',
   'two_factor_failure',
+  // Recovery (recovery.service.ts).
+  'recovery_code_sent',
+  'recovery_code_failed',
+  'recovery_verified',
+  'recovery_failed',
+  'recovery_key_set',
+  'security_questions_set',
+  'password_reset',
+  'legacy_key_deleted',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -92,6 +92,11 @@ export class LoginAttemptsRepository {
     await this.redis.del(keys.failures(subject));
   }
 
+  /** Ends a lock early with its failure count (an access reset has proved the owner). */
+  async clearLock(subject: string): Promise<void> {
+    await this.redis.del(keys.failures(subject), keys.lock(subject));
+  }
+
   /** Failed sign-ins from an IP in the current window, and the window's remaining time. */
   async ipFailures(ip: string): Promise<{ failures: number; remainingMs: number }> {
     const [count, ttl] = await Promise.all([this.redis.get(keys.ip(ip)), this.redis.pttl(keys.ip(ip))]);

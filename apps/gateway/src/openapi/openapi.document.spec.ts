@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AUTH_MODE } from '../auth/auth.decorators';
 import { RATE_LIMIT_BUCKET } from '../security/rate-limit.decorator';
 import { AuthController } from '../routes/auth/auth.controller';
+import { RecoveryController } from '../routes/auth/recovery.controller';
 import { FilesBlobController } from '../routes/files/files-blob.controller';
 import { FilesController } from '../routes/files/files.controller';
 import { HealthController } from '../routes/health/health.controller';
@@ -51,6 +52,18 @@ const EXPECTED = [
   'head /api/files/blob/{objectKey}',
   'get /api/health',
   'get /api/health/live',
+  // Recovery (recovery.routes.ts).
+  'post /api/auth/recovery/email-code',
+  'post /api/auth/recovery/verify-email',
+  'post /api/auth/recovery/setup-key',
+  'post /api/auth/recovery/verify-key',
+  'post /api/auth/recovery/setup-questions',
+  'get /api/auth/security-questions',
+  'post /api/auth/recovery/get-questions',
+  'post /api/auth/recovery/verify-questions',
+  'post /api/auth/recovery/reset',
+  'get /api/auth/legacy-keys',
+  'delete /api/auth/legacy-keys/{id}',
 ];
 
 interface ControllerRoute {
@@ -64,6 +77,7 @@ function controllerRoutes(): ControllerRoute[] {
   const out: ControllerRoute[] = [];
   const controllers = [
     AuthController,
+    RecoveryController,
     NotesController,
     FilesController,
     FilesBlobController,

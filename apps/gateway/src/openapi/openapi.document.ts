@@ -61,6 +61,7 @@ import {
 } from '../routes/files/cloudinary-multipart.upload';
 import { thumbnailQuerySchema } from '../routes/files/thumbnail-query.schema';
 import { healthResponseSchema, liveResponseSchema } from '../routes/health/health.schema';
+import { RECOVERY_ROUTES, recoveryComponents } from './recovery.routes';
 
 /**
  * The OpenAPI 3.1 document, built from the contracts' zod schemas (docs/conventions.md #3:
@@ -717,6 +718,7 @@ export const ROUTES: RouteDoc[] = [
     success: [{ status: 200, description: 'Alive', schema: 'LiveResponse' }],
     errors: [],
   },
+  ...RECOVERY_ROUTES,
 ];
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -820,6 +822,7 @@ function components(): Record<string, JsonSchema> {
     BlobBytes: BINARY_SCHEMA,
     HealthResponse: jsonSchema(healthResponseSchema, 'output'),
     LiveResponse: jsonSchema(liveResponseSchema, 'output'),
+    ...recoveryComponents(),
   };
 }
 
