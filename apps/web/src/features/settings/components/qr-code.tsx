@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner';
 
@@ -12,14 +11,19 @@ export function QrCode({ value, label }: { value: string; label: string }) {
 
   useEffect(() => {
     let live = true;
-    QRCode.toString(value, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 200 }).then(
-      (svg) => {
-        if (live) setDrawn({ value, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
-      },
-      () => {
-        if (live) setDrawn({ value, src: null });
-      },
-    );
+    // Loaded on first use: only the 2FA setup needs the encoder, so it stays out of the main bundle.
+    import('qrcode')
+      .then(({ default: QRCode }) =>
+        QRCode.toString(value, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 200 }),
+      )
+      .then(
+        (svg) => {
+          if (live) setDrawn({ value, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
+        },
+        () => {
+          if (live) setDrawn({ value, src: null });
+        },
+      );
     return () => {
       live = false;
     };
