@@ -42,6 +42,8 @@ const EGRESS_PORTS = {
   443: 'S3 (HTTPS)',
   3310: 'clamd',
   4013: "files' blob route",
+  587: 'SMTP submission (recovery mail)',
+  465: 'SMTPS (recovery mail)',
 };
 /** A container port of this name (`<service>/<name>` or any service's `<name>`) must equal this variable. */
 const PORT_VARIABLES = {

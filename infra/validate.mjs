@@ -121,8 +121,9 @@ check('services wait for their dependencies and migrations', () => {
     if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
   }
   if (!s.gateway.ports?.length) throw new Error('the gateway must be published');
-  // MinIO's API too: browsers PUT/GET presigned URLs on it directly.
-  const mayPublish = ['gateway', 'minio'];
+  // MinIO's API too: browsers PUT/GET presigned URLs on it directly. Mailpit's web UI only on
+  // the host's loopback (recovery mail of a local install).
+  const mayPublish = ['gateway', 'minio', 'mailpit'];
   const published = Object.entries(s)
     .filter(([, d]) => d.ports?.length)
     .map(([n]) => n);
@@ -131,6 +132,11 @@ check('services wait for their dependencies and migrations', () => {
     throw new Error(`only ${mayPublish.join(' and ')} may publish ports, not: ${extra.join(', ')}`);
   for (const [port] of (s.minio?.ports ?? []).map((p) => String(p).split(':').reverse()))
     if (port !== '9000') throw new Error(`minio may publish only its API port 9000, not ${port}`);
+  for (const p of s.mailpit?.ports ?? []) {
+    const parts = String(p).split(':');
+    if (parts.length !== 3 || parts[0] !== '127.0.0.1' || parts[2] !== '8025')
+      throw new Error(`mailpit may publish only its UI (8025) on 127.0.0.1, not ${p}`);
+  }
 });
 
 check('no secret value is written into docker-compose.yml', () => {
