@@ -18,6 +18,7 @@ import { NOTES_RPC, NotesRpcClient } from './proxy/notes-rpc.client';
 import { RecoveryRpcClient } from './proxy/recovery-rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
+import { TwoFactorController } from './routes/auth/two-factor.controller';
 import { RecoveryController } from './routes/auth/recovery.controller';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
 import { FilesBlobController } from './routes/files/files-blob.controller';
@@ -52,6 +53,7 @@ export class AppModule {
       module: AppModule,
       controllers: [
         AuthController,
+        TwoFactorController,
         RecoveryController,
         NotesController,
         FilesController,

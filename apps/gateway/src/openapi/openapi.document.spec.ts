@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AUTH_MODE } from '../auth/auth.decorators';
 import { RATE_LIMIT_BUCKET } from '../security/rate-limit.decorator';
 import { AuthController } from '../routes/auth/auth.controller';
+import { TwoFactorController } from '../routes/auth/two-factor.controller';
 import { RecoveryController } from '../routes/auth/recovery.controller';
 import { FilesBlobController } from '../routes/files/files-blob.controller';
 import { FilesController } from '../routes/files/files.controller';
@@ -52,6 +53,14 @@ const EXPECTED = [
   'head /api/files/blob/{objectKey}',
   'get /api/health',
   'get /api/health/live',
+  // Two-factor authentication (two-factor.routes.ts).
+  'post /api/auth/2fa/login',
+  'post /api/auth/2fa/backup-login',
+  'post /api/auth/2fa/enable',
+  'post /api/auth/2fa/verify',
+  'post /api/auth/2fa/disable',
+  'get /api/auth/2fa/backup-codes',
+  'post /api/auth/2fa/backup-codes/regenerate',
   // Recovery (recovery.routes.ts).
   'post /api/auth/recovery/email-code',
   'post /api/auth/recovery/verify-email',
@@ -77,6 +86,7 @@ function controllerRoutes(): ControllerRoute[] {
   const out: ControllerRoute[] = [];
   const controllers = [
     AuthController,
+    TwoFactorController,
     RecoveryController,
     NotesController,
     FilesController,

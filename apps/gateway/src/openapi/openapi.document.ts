@@ -61,6 +61,7 @@ import {
 } from '../routes/files/cloudinary-multipart.upload';
 import { thumbnailQuerySchema } from '../routes/files/thumbnail-query.schema';
 import { healthResponseSchema, liveResponseSchema } from '../routes/health/health.schema';
+import { TWO_FACTOR_ROUTES, twoFactorComponents } from './two-factor.routes';
 import { RECOVERY_ROUTES, recoveryComponents } from './recovery.routes';
 
 /**
@@ -718,6 +719,7 @@ export const ROUTES: RouteDoc[] = [
     success: [{ status: 200, description: 'Alive', schema: 'LiveResponse' }],
     errors: [],
   },
+  ...TWO_FACTOR_ROUTES,
   ...RECOVERY_ROUTES,
 ];
 
@@ -822,6 +824,7 @@ function components(): Record<string, JsonSchema> {
     BlobBytes: BINARY_SCHEMA,
     HealthResponse: jsonSchema(healthResponseSchema, 'output'),
     LiveResponse: jsonSchema(liveResponseSchema, 'output'),
+    ...twoFactorComponents(),
     ...recoveryComponents(),
   };
 }

@@ -3,6 +3,9 @@ import type { ClientProxy } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
   type AuthResponse,
+  type BackupCodesInfoResponse,
+  type BackupCodesResponse,
+  type BackupLoginBody,
   type ChangePasswordBody,
   type FileAccessBody,
   type HealthReply,
@@ -17,6 +20,11 @@ import {
   type SessionIdParam,
   type SessionListResponse,
   type SignupBody,
+  type TwoFactorEnableBody,
+  type TwoFactorEnableResponse,
+  type TwoFactorLoginBody,
+  type TwoFactorProofBody,
+  type TwoFactorVerifyBody,
   type WithRefresh,
 } from '@vault/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
@@ -68,6 +76,29 @@ export class AuthRpcClient extends RpcServiceClient {
   /** Re-checks the caller's authKey (file download and preview): `{ok: true}` or INVALID_PASSWORD. */
   verifyAuthKey(ctx: RpcContext, body: FileAccessBody): Promise<{ ok: true }> {
     return this.call(AUTH_PATTERNS.verifyAuthKey, ctx, body);
+  }
+  /** Sign-in with the authenticator code: as login, or INVALID_VERIFICATION_CODE. */
+  twoFactorLogin(ctx: RpcContext, body: TwoFactorLoginBody): Promise<LoginReply> {
+    return this.call(AUTH_PATTERNS.twoFactorLogin, ctx, body);
+  }
+  /** Sign-in with a backup code: as login (maybe with warningMessage), or INVALID_BACKUP_CODE. */
+  backupCodeLogin(ctx: RpcContext, body: BackupLoginBody): Promise<LoginReply> {
+    return this.call(AUTH_PATTERNS.backupCodeLogin, ctx, body);
+  }
+  twoFactorEnable(ctx: RpcContext, body: TwoFactorEnableBody): Promise<TwoFactorEnableResponse> {
+    return this.call(AUTH_PATTERNS.twoFactorEnable, ctx, body);
+  }
+  twoFactorVerify(ctx: RpcContext, body: TwoFactorVerifyBody): Promise<BackupCodesResponse> {
+    return this.call(AUTH_PATTERNS.twoFactorVerify, ctx, body);
+  }
+  twoFactorDisable(ctx: RpcContext, body: TwoFactorProofBody): Promise<null> {
+    return this.call(AUTH_PATTERNS.twoFactorDisable, ctx, body);
+  }
+  backupCodesInfo(ctx: RpcContext): Promise<BackupCodesInfoResponse> {
+    return this.call(AUTH_PATTERNS.backupCodesInfo, ctx, undefined);
+  }
+  backupCodesRegenerate(ctx: RpcContext, body: TwoFactorProofBody): Promise<BackupCodesResponse> {
+    return this.call(AUTH_PATTERNS.backupCodesRegenerate, ctx, body);
   }
   health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
     return this.call(AUTH_PATTERNS.health, ctx, undefined, timeoutMs);
