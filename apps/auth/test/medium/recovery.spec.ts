@@ -4,6 +4,8 @@ import {
   ErrorCode,
   RECOVERY_MESSAGES,
   type AuthResponse,
+  type BackupCodesResponse,
+  type TwoFactorEnableResponse,
   type LegacyKeysResponse,
   type RecoveryKeyVerifiedResponse,
   type RecoveryMessageResponse,
@@ -13,6 +15,7 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import Redis from 'ioredis';
+import { generate } from 'otplib';
 import { createHash } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { RecoveryService } from '../../src/services/recovery.service';
@@ -477,6 +480,71 @@ describe(RecoveryService.name, () => {
       expect(wrong.code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
       const key = `recovery:bypass:${createHash('sha256').update(bypassToken).digest('hex')}`;
       expect(await t.redis.client.hget(key, 'failures')).toBe('1');
+    });
+  });
+
+  describe('reset with 2FA on', () => {
+    const codeAt = (secret: string, offset = 0) =>
+      generate({ secret, epoch: Date.now() / 1000 + offset * 30 });
+
+    it('accepts a current TOTP code or an unused backup code, through TwoFactorService', async () => {
+      const account = await signup();
+      const { otpauthUrl } = await t.call<TwoFactorEnableResponse>(
+        AUTH_PATTERNS.twoFactorEnable,
+        {},
+        account.auth,
+      );
+      const secret = new URL(otpauthUrl).searchParams.get('secret')!;
+      // The code of the previous step turns 2FA on, so the current one is still unused below.
+      const { backupCodes } = await t.call<BackupCodesResponse>(
+        AUTH_PATTERNS.twoFactorVerify,
+        { code: await codeAt(secret, -1) },
+        account.auth,
+      );
+      const recoveryAuth = hex(32);
+      await t.call(
+        AUTH_PATTERNS.recoverySetupKey,
+        { authKey: account.body.authKey, recoveryAuth, recoveryWrappedVaultKey: sealedKeyValue() },
+        account.auth,
+      );
+      const bypass = async () =>
+        (
+          await t.call<RecoveryKeyVerifiedResponse>(AUTH_PATTERNS.recoveryVerifyKey, {
+            email: account.body.email,
+            recoveryAuth,
+          })
+        ).bypassToken;
+      const credentials = () => ({
+        authKey: hex(32),
+        salt: hex(16),
+        kdfParams: DEFAULT_KDF_PARAMS,
+        wrappedVaultKey: sealedKeyValue(),
+        newVaultKey: false,
+      });
+
+      const byTotp = await bypass();
+      const none = await t.fail(AUTH_PATTERNS.recoveryReset, { bypassToken: byTotp, ...credentials() });
+      expect(none.code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
+      const ok = await t.call<WithRefresh<AuthResponse>>(AUTH_PATTERNS.recoveryReset, {
+        bypassToken: byTotp,
+        ...credentials(),
+        code: await codeAt(secret),
+      });
+      expect(ok.body.user.twoFactorEnabled).toBe(true);
+
+      const byBackup = await bypass();
+      await t.call(AUTH_PATTERNS.recoveryReset, {
+        bypassToken: byBackup,
+        ...credentials(),
+        backupCode: backupCodes[0],
+      });
+      // A used backup code does not work twice.
+      const again = await t.fail(AUTH_PATTERNS.recoveryReset, {
+        bypassToken: await bypass(),
+        ...credentials(),
+        backupCode: backupCodes[0],
+      });
+      expect(again.code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
     });
   });
 
