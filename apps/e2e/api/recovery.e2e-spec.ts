@@ -25,6 +25,7 @@ import {
   randomBytes,
 } from '@vault/crypto';
 import Redis from 'ioredis';
+import { generate } from 'otplib';
 import { FAST_KDF, newIdentity, signIn, signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv } from '../support/env';
 import { expectError, expectRefreshCookie, meStatus, UUID_V4 } from '../support/expect';
@@ -314,6 +315,37 @@ describe('account recovery (api)', () => {
       expect(
         (await anon('x').post(`${R}/setup-key`, { authKey: account.keys.authKey, ...material })).status,
       ).toBe(401);
+    });
+  });
+
+  describe('with 2FA on', () => {
+    const totp = (secret: string, offset = 0) =>
+      generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+
+    it('a reset needs a current authenticator code; without one the token stays usable for the retry', async () => {
+      const account = await signUp();
+      const enable = await account.client.post<{ otpauthUrl: string }>('/api/auth/2fa/enable', {});
+      expect(enable.status).toBe(200);
+      const secret = new URL(enable.body.otpauthUrl).searchParams.get('secret')!;
+      // The previous step's code turns 2FA on; the current one stays unused for the reset.
+      expect(
+        (await account.client.post('/api/auth/2fa/verify', { code: await totp(secret, -1) })).status,
+      ).toBe(200);
+
+      const verified = await verifyEmail(account.identity.email, await mailCode(account.identity.email));
+      const body = await newVaultKeyBody(verified.body.bypassToken, `Totp-${Date.now()}-Aa1`);
+      expectError(await anon('2fa').post(`${R}/reset`, body), 401, 'Invalid verification code');
+      expectError(
+        await anon('2fa').post(`${R}/reset`, {
+          ...body,
+          code: (await totp(secret)) === '000000' ? '000001' : '000000',
+        }),
+        401,
+        'Invalid verification code',
+      );
+      const ok = await anon('2fa').post<AuthResponse>(`${R}/reset`, { ...body, code: await totp(secret) });
+      expect(ok.status).toBe(200);
+      expect(ok.body.user.twoFactorEnabled).toBe(true);
     });
   });
 
