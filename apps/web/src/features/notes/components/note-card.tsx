@@ -64,20 +64,44 @@ export interface FailedNoteCardProps {
   onDelete: (id: string) => void;
 }
 
+/**
+ * The note's key does not open under the current vault key (its fields were never tried): after an
+ * access reset without the recovery key this is a note sealed under the old vault key, locked rather
+ * than broken.
+ */
+export function isLockedNote(item: Extract<NoteItem, { kind: 'failed' }>): boolean {
+  return /'vault:v1:note-key:[^']*': decryption failed/.test(item.error);
+}
+
 /** A note that could not be decrypted: said plainly; it can still be moved to the trash. */
 export const FailedNoteCard = memo(function FailedNoteCard({ item, onDelete }: FailedNoteCardProps) {
   const date = cardDate(item.sealed);
   const titleId = `note-${item.id}-title`;
+  const locked = isLockedNote(item);
   return (
-    <article className="note-card note-card--failed" aria-labelledby={titleId} data-note-id={item.id}>
+    <article
+      className="note-card note-card--failed"
+      aria-labelledby={titleId}
+      data-note-id={item.id}
+      data-locked={locked || undefined}
+    >
       <div className="note-card__head">
         <h3 className="note-card__title" id={titleId}>
-          <AlertIcon width={16} height={16} /> {NOTE_MESSAGES.decryptFailed}
+          {locked ? (
+            <>
+              <LockIcon width={16} height={16} /> Locked note
+            </>
+          ) : (
+            <>
+              <AlertIcon width={16} height={16} /> {NOTE_MESSAGES.decryptFailed}
+            </>
+          )}
         </h3>
       </div>
       <p className="note-card__preview">
-        This note could not be decrypted with your vault key. It may be damaged, or it was sealed under
-        another key.
+        {locked
+          ? 'This note is sealed with your vault key from before your account reset. Enter your old password to unlock it.'
+          : 'This note could not be decrypted with your vault key. It may be damaged, or it was sealed under another key.'}
       </p>
       <footer className="note-card__footer">
         {date ? <time dateTime={item.sealed.updatedAt}>{date}</time> : <span />}

@@ -204,6 +204,22 @@ describe('VaultPage', () => {
 
   it("a note that cannot be decrypted shows 'Failed to decrypt note'; the others work", async () => {
     await setup(async (key) => {
+      const damaged = await sealNote(key, { title: 'Damaged' }, { updatedAt: '2026-03-01T00:00:00.000Z' });
+      // One flipped ciphertext character: the key opens, the title does not.
+      const title = `${damaged.title[0] === 'a' ? 'b' : 'a'}${damaged.title.slice(1)}`;
+      return new FakeNotesApi([
+        await sealNote(key, { title: 'Readable' }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
+        { ...damaged, title },
+      ]);
+    });
+    expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Failed to decrypt note' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Notes (1)' })).toBeTruthy();
+    expect(screen.queryByText('Damaged')).toBeNull();
+  });
+
+  it('a note sealed under another vault key (before an access reset) shows as locked, not as an error', async () => {
+    await setup(async (key) => {
       const other = await makeVaultKey();
       return new FakeNotesApi([
         await sealNote(key, { title: 'Readable' }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
@@ -211,8 +227,9 @@ describe('VaultPage', () => {
       ]);
     });
     expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Failed to decrypt note' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Notes (1)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Locked note' })).toBeTruthy();
+    expect(screen.getByText(/Enter your old password to unlock it/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Failed to decrypt note' })).toBeNull();
     expect(screen.queryByText('Foreign')).toBeNull();
   });
 

@@ -6,6 +6,7 @@ import { LockIcon, NotesIcon, SettingsIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { LegacyKeysBanner } from '../../recovery/components/legacy-keys-banner';
 import { useNoteCounts } from '../api/get-note-counts';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
 import { useNoteActions } from '../state/use-note-actions';
@@ -142,6 +143,8 @@ export function VaultPage() {
           </>
         }
       />
+
+      <LegacyKeysBanner />
 
       <div className="vault-search" role="search">
         <label htmlFor="vault-search-input" className="visually-hidden">

@@ -1,0 +1,161 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner';
+import { Button } from '../../../components/button';
+import { Dialog } from '../../../components/dialog';
+import { PasswordInput } from '../../../components/password-input';
+import { useApiClient } from '../../../lib/api-context';
+import { useQueryCache } from '../../../lib/query';
+import { notesChanged } from '../../notes/api/invalidate';
+import { useNotesStore } from '../../notes/state/use-notes';
+import { useSession } from '../../auth/state/session-context';
+import { getLegacyKeys, type LegacyKey } from '../api/legacy-keys';
+import { useRecoveryCrypto } from '../state/use-recovery-crypto';
+import {
+  WrongOldPasswordError,
+  unlockLegacyItems,
+  type LegacyUnlockResult,
+} from '../state/unlock-legacy-items';
+import './recovery.css';
+
+export const LEGACY_TEXT = {
+  banner: 'Some items are locked from before your account reset. Enter your old password to unlock them.',
+  passwordRequired: 'Please enter your old password',
+  wrongPassword: 'Incorrect password',
+  failed: 'Failed to unlock your items',
+} as const;
+
+function summary(r: LegacyUnlockResult): string {
+  const parts = [`Unlocked ${r.unlocked.length} ${r.unlocked.length === 1 ? 'note' : 'notes'}.`];
+  if (r.lockedInTrash > 0) {
+    parts.push(
+      `${r.lockedInTrash} ${r.lockedInTrash === 1 ? 'note in the trash stays' : 'notes in the trash stay'} locked: restore ${r.lockedInTrash === 1 ? 'it' : 'them'} and unlock again.`,
+    );
+  }
+  if (r.lockedFiles > 0) {
+    parts.push(
+      `${r.lockedFiles} ${r.lockedFiles === 1 ? 'file stays' : 'files stay'} locked: files cannot be moved to your new key yet, so your old password stays needed for them.`,
+    );
+  }
+  if (r.failed > 0) parts.push(`${r.failed} could not be saved: try again.`);
+  return parts.join(' ');
+}
+
+/**
+ * The vault's notice about items from before an access reset (crypto-protocol "Recovery"): shown when
+ * GET /auth/legacy-keys returns keys, with a dialog that takes the old password and moves those items
+ * under the current vault key.
+ */
+export function LegacyKeysBanner() {
+  const api = useApiClient();
+  const crypto = useRecoveryCrypto();
+  const cache = useQueryCache();
+  const store = useNotesStore();
+  const { vaultKey } = useSession();
+  const [keys, setKeys] = useState<LegacyKey[]>([]);
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const formId = `legacy-unlock-${useId()}`;
+
+  useEffect(() => {
+    if (!vaultKey) return;
+    const controller = new AbortController();
+    getLegacyKeys(api, controller.signal).then(
+      (found) => {
+        if (!controller.signal.aborted) setKeys(found);
+      },
+      // No notice is better than a wrong one; the next visit asks again.
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [vaultKey, api]);
+
+  if (!crypto || (keys.length === 0 && !done)) return null;
+
+  const close = () => {
+    if (busy) return;
+    setOpen(false);
+    setPassword('');
+    setError(null);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !vaultKey) return;
+    if (!password) {
+      setError(LEGACY_TEXT.passwordRequired);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const result = await unlockLegacyItems({ api, crypto, vaultKey, keys, password });
+      // The updated notes decrypt again under the current key and take their place in the list.
+      await Promise.all(result.unlocked.map((note) => store?.insertSealed(note)));
+      notesChanged(cache, { trash: false });
+      setDone(summary(result));
+      setKeys((all) => all.filter((k) => !result.deletedKeys.includes(k.id)));
+      setOpen(false);
+      setPassword('');
+    } catch (e) {
+      setError(e instanceof WrongOldPasswordError ? LEGACY_TEXT.wrongPassword : LEGACY_TEXT.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="legacy-keys__banner">
+      {done ? (
+        <Banner tone="success" role="status">
+          {done}
+        </Banner>
+      ) : null}
+      {keys.length > 0 ? (
+        <Banner
+          tone="warning"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
+              Unlock
+            </Button>
+          }
+        >
+          {LEGACY_TEXT.banner}
+        </Banner>
+      ) : null}
+      <Dialog
+        open={open}
+        title="Unlock items from before the reset"
+        description="Your old password opens the vault key your items were sealed with. They move to your current key on this device; the password is not sent anywhere."
+        onClose={close}
+        closeOnBackdrop={!busy}
+        size="sm"
+        footer={
+          <>
+            <Button variant="secondary" onClick={close} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" form={formId} loading={busy} loadingLabel="Unlocking...">
+              Unlock
+            </Button>
+          </>
+        }
+      >
+        <form id={formId} className="form" onSubmit={submit} noValidate>
+          {error ? <Banner tone="danger">{error}</Banner> : null}
+          <PasswordInput
+            label="Old password"
+            name="oldPassword"
+            autoComplete="off"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            disabled={busy}
+            autoFocus
+          />
+        </form>
+      </Dialog>
+    </div>
+  );
+}
