@@ -32,6 +32,17 @@ describe('Settings › Data & Privacy', () => {
     );
   });
 
+  it('says so when the server has no malware-fingerprint setting (404)', async () => {
+    const server = settingsServer().on('GET /api/auth/settings', () =>
+      json(404, { error: 'Not found', code: 'NOT_FOUND' }),
+    );
+    await renderSettings('/settings?tab=data', server);
+    expect(
+      await screen.findByText('This server does not offer the malware-fingerprint check yet.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: /malware fingerprints/ })).toBeNull();
+  });
+
   it('Delete Account needs the password and a typed confirmation, then deletes, clears this device and lands on /login', async () => {
     const server = settingsServer().on('DELETE /api/auth/account', () => json(204));
     const app = await renderSettings('/settings?tab=data', server);

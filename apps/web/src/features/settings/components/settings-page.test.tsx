@@ -37,6 +37,17 @@ describe('settings', () => {
     expect(screen.getByRole('link', { name: 'Manage' }).getAttribute('href')).toBe('/settings?tab=security');
   });
 
+  it('Account shows the total of notes and no placeholder date', async () => {
+    const server = new FakeServer()
+      .withSession()
+      .on('GET /api/notes/counts', () => json(200, { active: 12, deleted: 3 }));
+    await renderApp({ path: '/settings?tab=account', signedIn: true, unlocked: true, server });
+    const row = (await screen.findByText('Total notes')).closest('div');
+    expect(row?.textContent).toBe('Total notes12');
+    expect(screen.queryByText(/Demo/)).toBeNull();
+    expect(screen.getByText('Disabled')).toBeTruthy();
+  });
+
   it('Account offers Retry when /auth/me fails', async () => {
     const server = new FakeServer()
       .withSession()
