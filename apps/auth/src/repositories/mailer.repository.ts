@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ export interface OutgoingMail {
  * logs a body, a code or an address.
  */
 @Injectable()
-export class MailerRepository {
+export class MailerRepository implements OnApplicationShutdown {
   private readonly logger = new Logger(MailerRepository.name);
   private readonly transporter: Transporter;
 
@@ -46,7 +46,8 @@ export class MailerRepository {
     this.logger.log(`Mail written to ${file} (MAIL_TRANSPORT=log)`);
   }
 
-  close(): void {
+  /** Closes pooled SMTP connections, if any (the mail worker has stopped by then). */
+  onApplicationShutdown(): void {
     this.transporter.close();
   }
 }
