@@ -123,7 +123,8 @@ export class AuthService {
 
     let warningMessage: string | undefined;
     if (user.twoFactorEnabled) {
-      const proof = secondFactor ?? (body.totpCode !== undefined ? { code: body.totpCode } : undefined);
+      // A blank totpCode (an empty form field) is no code: the answer is the 2FA step, not a failure.
+      const proof = secondFactor ?? (body.totpCode?.trim() ? { code: body.totpCode } : undefined);
       // No token before the second factor. Failures are forgotten only once it is right too:
       // clearing them on the key alone would let whoever has the key guess codes unlocked.
       if (!proof) return { body: { requires2FA: true } };

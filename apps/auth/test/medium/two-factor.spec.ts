@@ -183,6 +183,8 @@ describe(TwoFactorService.name, () => {
 
       const first = await login(a);
       expect(first).toEqual({ body: { requires2FA: true } });
+      // An empty code field is no code.
+      expect(await login(a, { totpCode: ' ' })).toEqual({ body: { requires2FA: true } });
 
       const code = await codeAt(secret);
       const ok = await codeLogin(a, code);
