@@ -10,6 +10,7 @@ const allSpecs = [
   'apps/e2e/browser/notes-ui.mjs',
   'apps/e2e/browser/zero-knowledge-ui.mjs',
   'apps/e2e/browser/files-ui.mjs',
+  'apps/e2e/browser/recovery-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);
@@ -38,6 +39,8 @@ const code = await withEphemeralStack(
           LOG_DIR: logDir,
           // Where local-disk objects are kept, for files-ui.mjs to tamper with one.
           STORAGE_LOCAL_ROOT: env.STORAGE_LOCAL_ROOT,
+          // Where the local mail transport writes recovery mail (.eml), for recovery-ui.mjs to read codes.
+          MAIL_DIR: env.MAIL_DIR ?? join(env.VAULT_DATA_DIR, 'mail'),
         },
       });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -181,6 +181,8 @@ async function main() {
     step('sign up');
     await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // The recovery kit is shown once after sign-up, before the vault.
+    await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     assert.equal(new URL(page.url()).pathname, '/vault');
     await shot(page, 'shell-1280');
@@ -330,6 +332,8 @@ async function main() {
     step('inactivity: warning → Stay Logged In → warning → Logout Now signs out at once');
     await fillSignup(idle.page, idleAccount);
     await idle.page.getByRole('button', { name: 'Create account' }).click();
+    // The recovery kit is shown once after sign-up, before the vault.
+    await idle.page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
     await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     const warning = idle.page.getByRole('alertdialog', { name: 'Session Timeout Warning' });
     await warning.waitFor({ timeout: 15_000 });

@@ -108,6 +108,8 @@ try {
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  // The recovery kit is shown once after sign-up, before the vault.
+  await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
   await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
   await page.getByText('No notes found').waitFor();
 

@@ -1,0 +1,298 @@
+/* global window, document */
+// Account recovery in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
+// the recovery kit after sign-up, then every way back in through /recovery:
+//   - recovery key: the vault key comes back, the old note is readable at once;
+//   - e-mail code (read from the .eml the local mail transport writes in MAIL_DIR): a new vault key,
+//     the old note shows as locked until the old password unlocks it from the vault's banner;
+//   - security questions (set up in Settings): a new vault key as well.
+// Each new password then signs in from a fresh browser. No CSP violation, page error or
+// third-party request. Screenshots go to OUT_DIR.
+//
+//   BASE_URL=http://127.0.0.1:8080 MAIL_DIR=.data/mail node apps/e2e/browser/recovery-ui.mjs
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+const OUT = process.env.OUT_DIR ?? '.data/recovery-ui-shots';
+const MAIL_DIR = process.env.MAIL_DIR ?? join(process.env.VAULT_DATA_DIR ?? '.data', 'mail');
+mkdirSync(OUT, { recursive: true });
+const LEGACY_BANNER =
+  'Some items are locked from before your account reset. Enter your old password to unlock them.';
+const problems = [];
+const step = (s) => console.log(`• ${s}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freshAccount(tag) {
+  const suffix = randomBytes(3).toString('hex');
+  return {
+    username: `rec_${tag}_${suffix}`,
+    email: `rec_${tag}_${suffix}@example.org`,
+    phone: '+1 555 0100',
+    password: `Old-${tag}-${suffix}-Pass1`,
+    newPassword: `New-${tag}-${suffix}-Pass2`,
+  };
+}
+
+async function shot(page, name) {
+  const file = join(OUT, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`  screenshot ${file}`);
+}
+
+function watch(page, label) {
+  const origin = new URL(BASE).origin;
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
+    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
+      problems.push(`${label}: console error: ${text}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
+      problems.push(`${label}: third-party: ${url}`);
+  });
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+const contexts = [];
+
+/** A browser context of its own (nothing shared: a signed-out device), watched. */
+async function newPage(label) {
+  const ctx = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    acceptDownloads: true,
+  });
+  contexts.push(ctx);
+  await ctx.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  const page = await ctx.newPage();
+  watch(page, label);
+  return page;
+}
+
+/** Sign-up; answers the recovery key the kit shows (and checks the downloaded kit holds it). */
+async function signUp(page, acct) {
+  await page.goto(`${BASE}/register`);
+  await page.getByLabel('Username', { exact: true }).fill(acct.username);
+  await page.getByLabel('Email', { exact: true }).fill(acct.email);
+  await page.getByLabel('Phone number', { exact: true }).fill(acct.phone);
+  await page.getByLabel('Password', { exact: true }).fill(acct.password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(acct.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor({ timeout: 30_000 });
+  const key = (await page.getByLabel('Recovery key').innerText()).trim();
+  assert.match(key, /^([A-Z2-7]{4}-){12}[A-Z2-7]{4}$/, 'the recovery key is 52 base32 characters in groups');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download recovery kit' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'vault-recovery-kit.txt');
+  const kit = readFileSync(await download.path(), 'utf8');
+  assert.ok(kit.includes(key) && kit.includes(`Account email: ${acct.email}`), 'the kit holds the key');
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  return key;
+}
+
+async function createNote(page, title, content) {
+  await page.getByRole('button', { name: 'New Note' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill(title);
+  await dialog.getByLabel('Content', { exact: true }).fill(content);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: title, exact: true }).waitFor();
+}
+
+/** Opens a note and checks its content reads back. */
+async function expectNote(page, title, content) {
+  await page.getByRole('button', { name: title, exact: true }).click({ timeout: 30_000 });
+  const dialog = page.getByRole('dialog');
+  assert.equal(await dialog.getByLabel('Content', { exact: true }).inputValue(), content);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** /recovery on a signed-out device: the e-mail, then one of the three ways. */
+async function startRecovery(page, acct, way) {
+  await page.goto(`${BASE}/recovery`);
+  await page.getByRole('heading', { name: 'Recover your account' }).waitFor();
+  await page.getByLabel('Email', { exact: true }).fill(acct.email);
+  await page.getByRole('button', { name: way }).click();
+}
+
+/** The new-password step; `newKey`: the reset makes a new vault key (confirmed first). */
+async function setNewPassword(page, acct, { newKey }) {
+  await page.getByText('You have 10 minutes to set a new password.').waitFor({ timeout: 60_000 });
+  const token = await page.evaluate(() => window.sessionStorage.getItem('recoveryBypassToken'));
+  assert.ok(token, 'the bypass token is kept in session storage');
+  const temp = await page.evaluate(() => JSON.parse(window.sessionStorage.getItem('recoveryUser') ?? '{}'));
+  assert.equal(temp.id, 'temp-recovery');
+  await page.getByLabel('New password', { exact: true }).fill(acct.newPassword);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(acct.newPassword);
+  if (newKey) {
+    await page.getByText('A new vault key will be created').waitFor();
+    await page.getByRole('checkbox', { name: /stay locked until I enter my old password/ }).check();
+    await page.getByRole('button', { name: 'Set new password and create a new vault key' }).click();
+  } else {
+    await page.getByText('Your vault comes back as it is').waitFor();
+    await page.getByRole('button', { name: 'Set new password', exact: true }).click();
+  }
+  await page.getByRole('heading', { name: 'Account recovered' }).waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Go to Security Settings' }).waitFor();
+  await page.getByRole('button', { name: 'Continue to Vault' }).click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  assert.equal(await page.evaluate(() => window.sessionStorage.getItem('recoveryBypassToken')), null);
+}
+
+/** The 6-digit code of the newest recovery mail to `email` (the local transport's .eml files). */
+async function recoveryCode(email) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    let files = [];
+    try {
+      files = readdirSync(MAIL_DIR).filter((f) => f.endsWith('.eml'));
+    } catch {
+      // The folder appears with the first mail.
+    }
+    const mails = files
+      .sort()
+      .map((f) => readFileSync(join(MAIL_DIR, f), 'utf8'))
+      .filter((raw) => new RegExp(`^To: .*${email.replace(/[.+]/g, '\\$&')}`, 'mi').test(raw));
+    const code = mails.length ? /recovery code is (\d{6})/.exec(mails[mails.length - 1])?.[1] : undefined;
+    if (code) return code;
+    await sleep(200);
+  }
+  throw new Error(`no recovery mail reached ${email} in ${MAIL_DIR}`);
+}
+
+/** Signs in with the new password from a fresh device. */
+async function signInFresh(acct, label) {
+  const page = await newPage(label);
+  await page.goto(`${BASE}/login`);
+  await page.getByLabel('Username, email or phone', { exact: true }).fill(acct.email);
+  await page.getByLabel('Password', { exact: true }).fill(acct.newPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  return page;
+}
+
+try {
+  step('recovery key: sign up with the kit, a note, then recover with the key');
+  const a = freshAccount('key');
+  const aPage = await newPage('key-owner');
+  const key = await signUp(aPage, a);
+  await createNote(aPage, 'Kept by the key', 'still readable after recovery');
+  const aRec = await newPage('key-recovery');
+  await startRecovery(aRec, a, 'Recovery Key');
+  await aRec.getByLabel('Recovery key', { exact: true }).fill('AAAA-'.repeat(12) + 'AAAA');
+  await aRec.getByRole('button', { name: 'Verify recovery key' }).click();
+  await aRec.getByText('Invalid recovery key').waitFor({ timeout: 30_000 });
+  // Typed loosely: lower case, spaces for dashes.
+  await aRec.getByLabel('Recovery key', { exact: true }).fill(key.toLowerCase().replace(/-/g, ' '));
+  await aRec.getByRole('button', { name: 'Verify recovery key' }).click();
+  await shot(aRec, 'recovery-new-password-key');
+  await setNewPassword(aRec, a, { newKey: false });
+  await expectNote(aRec, 'Kept by the key', 'still readable after recovery');
+  assert.equal(await aRec.getByText(LEGACY_BANNER).count(), 0, 'no legacy banner after a key recovery');
+  const aAgain = await signInFresh(a, 'key-signin');
+  await expectNote(aAgain, 'Kept by the key', 'still readable after recovery');
+
+  step('e-mail code: a new vault key; the old note is locked until the old password unlocks it');
+  const b = freshAccount('mail');
+  const bPage = await newPage('mail-owner');
+  await signUp(bPage, b);
+  await createNote(bPage, 'Sealed before the reset', 'the old password brings this back');
+  const bRec = await newPage('mail-recovery');
+  await startRecovery(bRec, b, 'Email Recovery Code');
+  await bRec.getByLabel('Recovery code', { exact: true }).waitFor();
+  const code = await recoveryCode(b.email);
+  await bRec.getByLabel('Recovery code', { exact: true }).fill(code);
+  await bRec.getByRole('button', { name: 'Verify code' }).click();
+  await shot(bRec, 'recovery-new-password-new-key');
+  await setNewPassword(bRec, b, { newKey: true });
+  await bRec.getByText(LEGACY_BANNER).waitFor({ timeout: 30_000 });
+  await bRec.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
+  await shot(bRec, 'vault-locked-note');
+  await bRec.getByRole('button', { name: 'Unlock', exact: true }).click();
+  const dialog = bRec.getByRole('dialog', { name: 'Unlock items from before the reset' });
+  await dialog.getByLabel('Old password', { exact: true }).fill('Not-the-old-1');
+  await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
+  await dialog.getByText('Incorrect password').waitFor({ timeout: 60_000 });
+  await dialog.getByLabel('Old password', { exact: true }).fill(b.password);
+  await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
+  await bRec.getByText('Unlocked 1 note.').waitFor({ timeout: 60_000 });
+  await expectNote(bRec, 'Sealed before the reset', 'the old password brings this back');
+  assert.equal(await bRec.getByText(LEGACY_BANNER).count(), 0, 'the banner goes once nothing is locked');
+  const bAgain = await signInFresh(b, 'mail-signin');
+  await expectNote(bAgain, 'Sealed before the reset', 'the old password brings this back');
+  assert.equal(await bAgain.getByText(LEGACY_BANNER).count(), 0, 'the legacy key was deleted');
+
+  step('security questions: set up in Settings, then recover with the answers');
+  const c = freshAccount('questions');
+  const cPage = await newPage('questions-owner');
+  await signUp(cPage, c);
+  await cPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await cPage.getByRole('tab', { name: 'Security' }).click();
+  const questions = [
+    'What was the name of your first pet?',
+    'In which city did your parents meet?',
+    'What was your first concert?',
+  ];
+  const answers = ['Biscuit', 'Marseille', 'Daft Punk 2007'];
+  const qForm = cPage.getByRole('form', { name: 'Security questions' });
+  for (let i = 0; i < 3; i++) {
+    await qForm.getByLabel(`Question ${i + 1}`, { exact: true }).fill(questions[i]);
+    await qForm.getByLabel(`Answer ${i + 1}`, { exact: true }).fill(answers[i]);
+  }
+  await qForm.getByRole('button', { name: 'Save questions' }).click();
+  await cPage.getByText('Security questions saved.').waitFor({ timeout: 60_000 });
+  const cRec = await newPage('questions-recovery');
+  await startRecovery(cRec, c, 'Security Questions');
+  await cRec.getByRole('heading', { name: 'Answer your security questions' }).waitFor({ timeout: 30_000 });
+  await cRec.getByLabel(questions[0], { exact: true }).fill(answers[0]);
+  await cRec.getByLabel(questions[1], { exact: true }).fill('Lyon');
+  await cRec.getByLabel(questions[2], { exact: true }).fill(answers[2]);
+  await cRec.getByRole('button', { name: 'Verify answers' }).click();
+  await cRec.getByText('Incorrect answers').waitFor({ timeout: 60_000 });
+  // The answers are normalised on the device: case and spaces do not matter.
+  await cRec.getByLabel(questions[1], { exact: true }).fill('  marseille ');
+  await cRec.getByRole('button', { name: 'Verify answers' }).click();
+  await setNewPassword(cRec, c, { newKey: true });
+  await signInFresh(c, 'questions-signin');
+
+  for (const ctx of contexts) {
+    for (const p of ctx.pages()) {
+      const csp = await p.evaluate(() => window.__csp).catch(() => []);
+      if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+    }
+  }
+} finally {
+  await browser.close();
+}
+if (problems.length) {
+  console.log('PROBLEMS:\n' + problems.join('\n'));
+  process.exitCode = 1;
+} else console.log('OK, no problems');
