@@ -411,7 +411,7 @@ export function RecoveryScreen() {
     body = (
       <form className="form" onSubmit={onCode} noValidate>
         {banners}
-        <p className="auth__lead">We sent a 6-digit code to {trimmedEmail}. It expires in 15 minutes.</p>
+        <p className="auth__lead">Enter the 6-digit code from the email sent to {trimmedEmail}.</p>
         <TextField
           label="Recovery code"
           name="code"
