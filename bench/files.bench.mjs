@@ -206,11 +206,13 @@ async function uiUpload(page, path) {
   await dialog.locator('input[type=file]').setInputFiles(path);
   await dialog.locator('.upload-row--queued').waitFor();
   await page.evaluate(() => {
-    const b = { t0: null, done: null, error: null };
+    const b = { t0: null, sending: null, done: null, error: null };
     window.__filesBench = b;
     document.addEventListener('click', () => (b.t0 = performance.now()), { capture: true, once: true });
     b.mo = new MutationObserver(() => {
       if (b.t0 === null) return;
+      if (b.sending === null && document.querySelector('.upload-row--uploading'))
+        b.sending = performance.now();
       if (document.querySelector('.upload-row--completed')) b.done = performance.now();
       else if (document.querySelector('.upload-row--error'))
         b.error = document.querySelector('.upload-row--error').textContent;
@@ -231,7 +233,8 @@ async function uiUpload(page, path) {
   if (r.error) throw new Error(`upload failed in the app: ${r.error}`);
   await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
   await dialog.waitFor({ state: 'detached' }).catch(() => undefined);
-  return r.done - r.t0;
+  // The split: until the row says 'uploading' (sealing into staging), then the PUT and upload-complete.
+  return { ms: r.done - r.t0, sealMs: r.sending === null ? NaN : r.sending - r.t0 };
 }
 
 /**
@@ -240,9 +243,11 @@ async function uiUpload(page, path) {
  */
 async function uiDownload(page, name, password, expectSize) {
   await page.evaluate(() => {
-    const b = { done: null, error: null };
+    const b = { decrypting: null, done: null, error: null };
     window.__filesBench = b;
     b.mo = new MutationObserver(() => {
+      if (b.decrypting === null && document.querySelector('.transfer-progress--decrypting'))
+        b.decrypting = performance.now();
       if (document.querySelector('.transfer-progress--completed')) b.done = performance.now();
       else if (document.querySelector('.transfer-progress--error'))
         b.error = document.querySelector('.transfer-progress--error').textContent;
@@ -268,7 +273,12 @@ async function uiDownload(page, name, password, expectSize) {
       .getEntriesByType('resource')
       .filter((e) => /\/download-url$/.test(e.name))
       .pop();
-    return { done: b.done, error: b.error, answered: answer ? answer.responseEnd : null };
+    return {
+      done: b.done,
+      decrypting: b.decrypting,
+      error: b.error,
+      answered: answer ? answer.responseEnd : null,
+    };
   });
   if (r.error) throw new Error(`download failed in the app: ${r.error}`);
   const saved = await page.evaluate(async () => {
@@ -277,7 +287,8 @@ async function uiDownload(page, name, password, expectSize) {
   });
   if (saved !== expectSize) throw new Error(`the saved file has ${saved} bytes, expected ${expectSize}`);
   await page.evaluate(() => performance.clearResourceTimings());
-  return r.done - r.answered;
+  // The split: the last stored byte arrived ('decrypting' shows), then the rest is decrypted and saved.
+  return { ms: r.done - r.answered, tailMs: r.decrypting === null ? NaN : r.done - r.decrypting };
 }
 
 // ---- Baseline: the same bytes, unencrypted, to the same storage from the same page ----
@@ -475,8 +486,10 @@ async function main() {
           if (window.__lastSaved) await root.removeEntry(window.__lastSaved.name).catch(() => undefined);
         });
         const s = {
-          uploadMs: up.value,
-          downloadMs: down.value,
+          uploadMs: up.value.ms,
+          uploadSealMs: up.value.sealMs,
+          downloadMs: down.value.ms,
+          downloadTailMs: down.value.tailMs,
           baselineUploadMs: bUp.value.ms,
           baselineDownloadMs: bDown.value.ms,
           uploadRssMib: up.peakAboveIdleMib,
@@ -488,7 +501,7 @@ async function main() {
           downloadRssByType: down.byTypeMib,
         };
         console.log(
-          `${String(sizeMib).padStart(4)} MiB run ${run + 1}/${opts.runs}: upload ${round(s.uploadMs)} ms (plain ${round(s.baselineUploadMs)} ms), download ${round(s.downloadMs)} ms (plain ${round(s.baselineDownloadMs)} ms) | RSS above idle (${s.idleMib} MiB): upload +${s.uploadRssMib}, download +${s.downloadRssMib}, plain +${s.baselineUploadRssMib} / +${s.baselineDownloadRssMib} MiB`,
+          `${String(sizeMib).padStart(4)} MiB run ${run + 1}/${opts.runs}: upload ${round(s.uploadMs)} ms (sealed after ${round(s.uploadSealMs)}; plain ${round(s.baselineUploadMs)} ms), download ${round(s.downloadMs)} ms (${round(s.downloadTailMs)} after the last byte; plain ${round(s.baselineDownloadMs)} ms) | RSS above idle (${s.idleMib} MiB): upload +${s.uploadRssMib}, download +${s.downloadRssMib}, plain +${s.baselineUploadRssMib} / +${s.baselineDownloadRssMib} MiB`,
         );
         const types = (t) =>
           Object.entries(t)

@@ -95,16 +95,40 @@ async function sealBatch(
   return out;
 }
 
+/**
+ * Buffers handed back for reuse, so a long transfer does not leave a trail of megabyte-sized
+ * garbage for the collector (the renderer's peak would grow with the file). Only exact sizes are
+ * reused (every batch but the last has the same size); a few are kept at most.
+ */
+export class BufferPool {
+  private readonly free: ArrayBuffer[] = [];
+
+  constructor(private readonly keep = 4) {}
+
+  take(bytes: number): Uint8Array<ArrayBuffer> {
+    const at = this.free.findIndex((b) => b.byteLength === bytes);
+    if (at < 0) return new Uint8Array(bytes);
+    const [buffer] = this.free.splice(at, 1);
+    return new Uint8Array(buffer!);
+  }
+
+  give(buffer: ArrayBuffer): void {
+    if (buffer.byteLength > 0 && this.free.length < this.keep) this.free.push(buffer);
+  }
+}
+
 /** Opens chunks `first`.. of `stored` (ct||tag each) into one plaintext buffer; DECRYPT_FAILED on any bad tag. */
 async function openBatch(
   p: ChunkParams,
   f: Framing,
   first: number,
   stored: Uint8Array<ArrayBuffer>,
+  outputs?: BufferPool,
 ): Promise<Uint8Array> {
   const step = f.chunkSize + TAG_BYTES;
   const chunks = Math.max(1, Math.ceil(stored.length / step));
-  const out = new Uint8Array(stored.length - TAG_BYTES * chunks);
+  const size = stored.length - TAG_BYTES * chunks;
+  const out = outputs ? outputs.take(size) : new Uint8Array(size);
   const results = await Promise.allSettled(
     Array.from({ length: chunks }, async (_, j) => {
       const from = j * step;
@@ -185,8 +209,13 @@ export async function encryptBlob(
  * STREAM_TRUNCATED (the object ends early) or STREAM_EXTENDED (it runs long), reported in byte
  * order; it never closes cleanly unless every chunk and the end matched.
  */
-export function createBatchedDecryptStream(p: ChunkParams): TransformStream<Uint8Array, Uint8Array> {
+export function createBatchedDecryptStream(
+  p: ChunkParams,
+  /** Where plaintext buffers come from (give them back once written); else each is new. */
+  outputs?: BufferPool,
+): TransformStream<Uint8Array, Uint8Array> {
   const f = framing(p);
+  const inputs = new BufferPool(BATCHES_IN_FLIGHT + 1);
   const expected = encryptedSizeFor(p.size, p.chunkSize);
   const storedLen = (first: number) => {
     const last = Math.min(f.count, first + f.perBatch);
@@ -195,18 +224,19 @@ export function createBatchedDecryptStream(p: ChunkParams): TransformStream<Uint
     return n;
   };
   let first = 0;
-  let current = new Uint8Array(storedLen(0));
+  let current = inputs.take(storedLen(0));
   let filled = 0;
   let received = 0;
   const opening: Promise<Uint8Array>[] = [];
 
   const dispatch = () => {
     const batch = current;
-    const promise = openBatch(p, f, first, batch);
+    // The stored bytes' buffer is reused once its chunks are opened (WebCrypto works on copies).
+    const promise = openBatch(p, f, first, batch, outputs).finally(() => inputs.give(batch.buffer));
     promise.catch(() => undefined);
     opening.push(promise);
     first += f.perBatch;
-    current = new Uint8Array(first < f.count ? storedLen(first) : 0);
+    current = inputs.take(first < f.count ? storedLen(first) : 0);
     filled = 0;
   };
   const drainOne = async (controller: TransformStreamDefaultController<Uint8Array>) => {

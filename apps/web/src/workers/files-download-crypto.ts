@@ -1,6 +1,8 @@
 import { CryptoOperationError } from './crypto-service';
 import type {
   FileDecryptParams,
+  FilesDownloadErrorInfo,
+  FilesDownloadMessage,
   FilesDownloadRequest,
   FilesDownloadResponse,
 } from './files-download-messages';
@@ -33,8 +35,54 @@ export interface DecryptedFileStream {
   verified: Promise<void>;
 }
 
+/** What the page does with a fetchDecrypt's progress and plaintext. */
+export interface FetchDecryptHandlers {
+  /** Stored bytes received so far; `done` once the object has ended. */
+  onReceived(bytes: number, done: boolean): void;
+  /**
+   * Writes the next piece of verified plaintext (pieces come in order, one at a time); resolves
+   * true when the piece's buffer is free again (the worker reuses it), false when it is kept.
+   */
+  onPiece(piece: Uint8Array<ArrayBuffer>): Promise<boolean>;
+}
+
+/** A fetchDecrypt that failed in the worker: where (`phase`) and, for 'http', the storage's status. */
+export class FetchDecryptError extends CryptoOperationError {
+  readonly phase: FilesDownloadErrorInfo['phase'];
+  readonly status: number | undefined;
+
+  constructor(info: FilesDownloadErrorInfo) {
+    super(info.code, info.message);
+    this.name = 'FetchDecryptError';
+    this.phase = info.phase;
+    this.status = info.status;
+  }
+}
+
+/** The page's handler failed (writing a piece): the worker's fetch was cancelled. */
+export class FetchDecryptSinkError extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'FetchDecryptSinkError';
+  }
+}
+
 /** What file access asks of the crypto: the content of one stored object, decrypted as it streams. */
 export interface FilesDownloadCrypto {
+  /**
+   * Where it exists (the worker), file access uses this instead of decrypt(): the worker fetches
+   * `url` (no credentials) and decrypts, and only verified plaintext crosses to the page, in
+   * transferred buffers. Resolves once every chunk and the end verified and every piece was
+   * written; rejects with FetchDecryptError (phase key / http / network / stream),
+   * FetchDecryptSinkError, or, when `signal` aborts, an AbortError.
+   */
+  fetchDecrypt?(
+    vaultKey: CryptoKey,
+    file: FileDecryptParams,
+    url: string,
+    handlers: FetchDecryptHandlers,
+    signal: AbortSignal,
+  ): Promise<void>;
   /**
    * Opens the file key with the vault key and decrypts `encrypted` (the stored object's bytes).
    * Rejects (code KEY_UNAVAILABLE, ...) when the key cannot be opened; `encrypted` is then cancelled.
@@ -76,6 +124,8 @@ class DecryptJob {
         this.fail(new CryptoOperationError(message.error.code, message.error.message));
         return true;
       }
+      default:
+        return false;
     }
   }
 
@@ -139,6 +189,7 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly jobs = new Map<number, DecryptJob>();
+  private readonly fetches = new Map<number, (message: FilesDownloadResponse | Error) => void>();
 
   constructor(
     private readonly createWorker: () => Worker = () =>
@@ -153,6 +204,7 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
     const worker = this.createWorker();
     worker.addEventListener('message', (event: MessageEvent<FilesDownloadResponse>) => {
       const message = event.data;
+      this.fetches.get(message.id)?.(message);
       const job = this.jobs.get(message.id);
       if (job && job.handle(message)) this.jobs.delete(message.id);
     });
@@ -164,6 +216,8 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
       );
       for (const job of this.jobs.values()) job.fail(error);
       this.jobs.clear();
+      for (const fetch of [...this.fetches.values()]) fetch(error);
+      this.fetches.clear();
       this.worker?.terminate();
       this.worker = null;
     });
@@ -188,6 +242,101 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
       throw error instanceof Error ? error : new Error(String(error));
     }
     return job.result();
+  }
+
+  fetchDecrypt(
+    vaultKey: CryptoKey,
+    file: FileDecryptParams,
+    url: string,
+    handlers: FetchDecryptHandlers,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      const aborted = () => {
+        const error = new Error('Download cancelled');
+        error.name = 'AbortError';
+        return error;
+      };
+      if (signal.aborted) {
+        reject(aborted());
+        return;
+      }
+      const worker = this.ensureWorker();
+      const send = (message: FilesDownloadMessage, transfer: Transferable[] = []) => {
+        try {
+          this.worker?.postMessage(message, transfer);
+        } catch {
+          // The worker is gone: its error handler settles this request.
+        }
+      };
+      // Pieces are written one after another; the verdict waits for the last write.
+      let writes: Promise<void> = Promise.resolve();
+      let settled = false;
+      const finish = (error: Error | null) => {
+        if (settled) return;
+        settled = true;
+        this.fetches.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        if (error) {
+          // Let a write in progress end before the caller aborts its sink.
+          void writes.then(
+            () => reject(error),
+            () => reject(error),
+          );
+        } else resolve();
+      };
+      const onAbort = () => {
+        send({ id, op: 'cancel' });
+        finish(aborted());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.fetches.set(id, (message) => {
+        if (message instanceof Error) {
+          finish(message);
+          return;
+        }
+        switch (message.type) {
+          case 'received':
+            handlers.onReceived(message.bytes, message.done);
+            return;
+          case 'piece': {
+            const data = message.data;
+            writes = writes.then(async () => {
+              if (settled) return;
+              let reuse: boolean;
+              try {
+                reuse = await handlers.onPiece(new Uint8Array(data));
+              } catch (error) {
+                send({ id, op: 'cancel' });
+                finish(new FetchDecryptSinkError(error));
+                throw error;
+              }
+              if (reuse) send({ id, op: 'ack', buffer: data }, [data]);
+              else send({ id, op: 'ack' });
+            });
+            writes.catch(() => undefined);
+            return;
+          }
+          case 'done':
+            void writes.then(
+              () => finish(null),
+              () => undefined,
+            );
+            return;
+          case 'error':
+            finish(new FetchDecryptError(message.error));
+            return;
+          default:
+            return;
+        }
+      });
+      try {
+        worker.postMessage({ id, op: 'fetchDecrypt', vaultKey, file: { ...file }, url });
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   terminate(): void {

@@ -1,6 +1,8 @@
 import { cryptoErrorCode } from './crypto-service';
+import { controlFetchDecrypt, runFetchDecrypt } from './files-download-fetch';
 import type {
   FilesDownloadErrorInfo,
+  FilesDownloadMessage,
   FilesDownloadRequest,
   FilesDownloadResponse,
 } from './files-download-messages';
@@ -52,5 +54,26 @@ export async function handleFilesDownloadRequest(
     post({ id: req.id, type: 'done' });
   } catch (error) {
     post({ id: req.id, type: 'error', error: describe(error, 'stream') });
+  }
+}
+
+/**
+ * Every message the worker gets: `decrypt` (a transferred stream), `fetchDecrypt` (the worker
+ * fetches), and the page's `ack` / `cancel` for a running fetchDecrypt. `fetchImpl` is for tests.
+ */
+export function handleFilesDownloadMessage(
+  message: FilesDownloadMessage,
+  post: FilesDownloadPost,
+  fetchImpl?: typeof fetch,
+): Promise<void> {
+  switch (message.op) {
+    case 'ack':
+    case 'cancel':
+      controlFetchDecrypt(message);
+      return Promise.resolve();
+    case 'fetchDecrypt':
+      return runFetchDecrypt(message, post, fetchImpl);
+    default:
+      return handleFilesDownloadRequest(message, post);
   }
 }

@@ -31,15 +31,44 @@ export interface FilesDownloadRequest {
   encrypted: ReadableStream<Uint8Array>;
 }
 
+/**
+ * The worker fetches the stored object itself (`fetchDecrypt`): the ciphertext never crosses to
+ * the page, and the verified plaintext comes back as `piece` messages whose buffers are
+ * transferred, not copied. At most a few pieces are unacknowledged: the page answers each with
+ * `ack` once it is written (handing the buffer back for reuse when its sink keeps no reference),
+ * which is the backpressure. `cancel` stops the fetch.
+ */
+export interface FilesFetchDecryptRequest {
+  id: number;
+  op: 'fetchDecrypt';
+  vaultKey: CryptoKey;
+  file: FileDecryptParams;
+  /** The signed URL, resolved and checked by the page (http(s) only); fetched without credentials. */
+  url: string;
+}
+
+export type FilesDownloadControl =
+  { id: number; op: 'ack'; buffer?: ArrayBuffer } | { id: number; op: 'cancel' };
+
+export type FilesDownloadMessage = FilesDownloadRequest | FilesFetchDecryptRequest | FilesDownloadControl;
+
 export interface FilesDownloadErrorInfo {
   /** VaultCryptoError's code (DECRYPT_FAILED, STREAM_TRUNCATED, ...), KEY_UNAVAILABLE, or INTERNAL. */
   code: string;
   message: string;
-  /** 'key': the file key could not be opened; 'stream': the content failed while streaming. */
-  phase: 'key' | 'stream';
+  /**
+   * 'key': the file key could not be opened; 'stream': the content failed while streaming;
+   * (fetchDecrypt only) 'http': the storage answered `status`; 'network': the fetch failed.
+   */
+  phase: 'key' | 'stream' | 'http' | 'network';
+  status?: number;
 }
 
 export type FilesDownloadResponse =
   | { id: number; type: 'stream'; plaintext: ReadableStream<Uint8Array> }
+  /** fetchDecrypt: stored bytes received so far (`done`: the object ended). */
+  | { id: number; type: 'received'; bytes: number; done: boolean }
+  /** fetchDecrypt: the next verified plaintext, in a transferred buffer. */
+  | { id: number; type: 'piece'; data: ArrayBuffer }
   | { id: number; type: 'done' }
   | { id: number; type: 'error'; error: FilesDownloadErrorInfo };

@@ -1,15 +1,16 @@
 /**
  * The files-download Web Worker: opens a file's key and decrypts its content stream (64 KiB
- * AES-256-GCM chunks, each verified before its plaintext moves on) off the UI thread. The stored
- * bytes come in as a transferred ReadableStream and the plaintext goes back as one, so a 100 MB
- * file flows through with backpressure and never sits whole in this worker.
+ * AES-256-GCM chunks, each verified before its plaintext moves on) off the UI thread. It fetches
+ * the stored object itself (fetchDecrypt) and sends the plaintext back in transferred buffers, or
+ * takes the stored bytes as a transferred ReadableStream and answers with one (decrypt); either way
+ * a 100 MB file flows through with backpressure and never sits whole in this worker.
  * Module worker (`new Worker(new URL('./files-download.worker.ts', import.meta.url), { type: 'module' })`).
  */
-import { handleFilesDownloadRequest } from './files-download-dispatch';
-import type { FilesDownloadRequest, FilesDownloadResponse } from './files-download-messages';
+import { handleFilesDownloadMessage } from './files-download-dispatch';
+import type { FilesDownloadMessage, FilesDownloadResponse } from './files-download-messages';
 
 interface WorkerScope {
-  addEventListener(type: 'message', listener: (event: MessageEvent<FilesDownloadRequest>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<FilesDownloadMessage>) => void): void;
   postMessage(message: FilesDownloadResponse, transfer?: Transferable[]): void;
 }
 
@@ -17,7 +18,7 @@ const scope = self as unknown as WorkerScope;
 
 // Requests run side by side: each file is its own stream, and WebCrypto does the work.
 scope.addEventListener('message', (event) => {
-  void handleFilesDownloadRequest(event.data, (message, transfer) =>
+  void handleFilesDownloadMessage(event.data, (message, transfer) =>
     scope.postMessage(message, transfer ?? []),
   );
 });

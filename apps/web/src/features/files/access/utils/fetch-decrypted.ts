@@ -1,7 +1,10 @@
 import { cryptoErrorCode } from '../../../../workers/crypto-service';
 import {
   FILE_DECRYPT_CODES,
+  FetchDecryptError,
+  FetchDecryptSinkError,
   INTEGRITY_CODES,
+  type FetchDecryptHandlers,
   type FileDecryptParams,
   type FilesDownloadCrypto,
 } from '../../../../workers/files-download-crypto';
@@ -32,6 +35,8 @@ export function isCancelled(error: unknown): boolean {
 
 /** Where verified plaintext goes: a file on disk (File System Access API) or memory (a Blob, a preview). */
 export interface PlaintextSink {
+  /** The sink holds on to the chunks it was given (memory): their buffers must not be reused. */
+  readonly keepsChunks?: boolean;
   write(chunk: Uint8Array<ArrayBuffer>): Promise<void>;
   /** Every byte arrived and was verified: keep the result. */
   close(): Promise<void>;
@@ -51,6 +56,10 @@ export interface FetchDecryptedOptions {
   crypto: FilesDownloadCrypto;
   sink: PlaintextSink;
   signal: AbortSignal;
+  /**
+   * A fetch to use on this thread (tests). Without one, a crypto that can fetch in its worker
+   * (fetchDecrypt) does so; otherwise the global fetch streams the bytes to the decryptor.
+   */
   fetch?: typeof fetch;
   /** Called when the stage or the whole percent changes. */
   onProgress?: (stage: TransferStage, percent: number) => void;
@@ -107,6 +116,11 @@ export async function fetchDecrypted(options: FetchDecryptedOptions): Promise<vo
   if (signal.aborted) throw cancelled();
 
   report('downloading', 0);
+  const inWorker = options.crypto.fetchDecrypt;
+  if (!options.fetch && inWorker) {
+    await fetchInWorker(options, inWorker.bind(options.crypto), report, cancelled);
+    return;
+  }
   let response: Response;
   try {
     response = await fetchImpl(options.url.href, {
@@ -223,8 +237,81 @@ export async function fetchDecrypted(options: FetchDecryptedOptions): Promise<vo
   }
 }
 
+/**
+ * The same transfer with the worker fetching (WorkerFilesDownloadCrypto.fetchDecrypt): the stored
+ * bytes never reach this thread, and the verified plaintext arrives in transferred buffers, handed
+ * back for reuse once written when the sink keeps no reference. Measured with
+ * bench/files.bench.mjs (the stream path copied every byte into the worker and back, and its
+ * garbage made the renderer's peak grow with the file). Failures map as in fetchDecrypted.
+ */
+async function fetchInWorker(
+  options: FetchDecryptedOptions,
+  fetchDecrypt: NonNullable<FilesDownloadCrypto['fetchDecrypt']>,
+  report: (stage: TransferStage, percent: number) => void,
+  cancelled: () => FileAccessError,
+): Promise<void> {
+  const { file, sink, signal } = options;
+  let received = 0;
+  let sourceDone = false;
+  let written = 0;
+  const handlers: FetchDecryptHandlers = {
+    onReceived(bytes, done) {
+      received = bytes;
+      if (done) sourceDone = true;
+      else if (received < options.encryptedSize)
+        report('downloading', percentOf(received, options.encryptedSize));
+    },
+    async onPiece(piece) {
+      await sink.write(piece);
+      written += piece.byteLength;
+      if (sourceDone || received >= options.encryptedSize)
+        report('decrypting', percentOf(written, file.size));
+      return !sink.keepsChunks;
+    },
+  };
+  let closing = false;
+  try {
+    await fetchDecrypt(options.vaultKey, file, options.url.href, handlers, signal);
+    report('decrypting', 100);
+    closing = true;
+    await sink.close();
+  } catch (error) {
+    await sink.abort(error).catch(() => undefined);
+    if (signal.aborted) throw cancelled();
+    if (closing || error instanceof FetchDecryptSinkError) {
+      const cause = error instanceof FetchDecryptSinkError ? error.reason : error;
+      const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : '';
+      throw new FileAccessError('sink', `${ACCESS_MESSAGES.downloadFailed}${reason}`, { cause });
+    }
+    if (error instanceof FetchDecryptError) {
+      switch (error.phase) {
+        case 'key':
+          if (error.code === FILE_DECRYPT_CODES.keyUnavailable) {
+            throw new FileAccessError('key', ACCESS_MESSAGES.keyUnavailable, { cause: error });
+          }
+          throw new FileAccessError('other', error.message || ACCESS_MESSAGES.downloadFailed, {
+            cause: error,
+          });
+        case 'http':
+          throw new FileAccessError('http', ACCESS_MESSAGES.encryptedContentFailed(error.status ?? 0), {
+            status: error.status,
+            cause: error,
+          });
+        case 'network':
+          throw new FileAccessError('network', ACCESS_MESSAGES.downloadFailed, { cause: error });
+        case 'stream':
+          if (INTEGRITY_CODES.has(error.code)) {
+            throw new FileAccessError('integrity', ACCESS_MESSAGES.integrity, { cause: error });
+          }
+      }
+    }
+    throw new FileAccessError('other', ACCESS_MESSAGES.downloadFailed, { cause: error });
+  }
+}
+
 /** Verified plaintext kept in memory: the Blob path of a download, and every preview. */
 export class MemorySink implements PlaintextSink {
+  readonly keepsChunks = true;
   private chunks: Uint8Array<ArrayBuffer>[] = [];
   private total = 0;
   private complete = false;
