@@ -3,6 +3,8 @@ import { SecretHasher } from '@vault/server-kit';
 import { DataSource } from 'typeorm';
 import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
+import { AccountDeletionHandler } from './handlers/account-deletion.handler';
+import { EmergencyHandler } from './handlers/emergency.handler';
 import { AuthHandler } from './handlers/auth.handler';
 import { HealthHandler } from './handlers/health.handler';
 import { RecoveryHandler } from './handlers/recovery.handler';
@@ -16,6 +18,9 @@ import {
   ConnectionsLifecycle,
 } from './repositories/connections';
 import { HealthRepository } from './repositories/health.repository';
+import { AccountDeletionRepository } from './repositories/account-deletion.repository';
+import { PurgeQueueRepository } from './repositories/purge-queue.repository';
+import { UnusualActivityRepository } from './repositories/unusual-activity.repository';
 import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { MailQueueRepository } from './repositories/mail-queue.repository';
 import { MailerRepository } from './repositories/mailer.repository';
@@ -26,6 +31,9 @@ import { SessionsRepository } from './repositories/sessions.repository';
 import { TwoFactorRepository } from './repositories/two-factor.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { AccountService } from './services/account.service';
+import { AccountDeletionService } from './services/account-deletion.service';
+import { EmergencyService } from './services/emergency.service';
+import { UnusualActivityService } from './services/unusual-activity.service';
 import { AuthService } from './services/auth.service';
 import { HealthService } from './services/health.service';
 import { LoginGuardService } from './services/login-guard.service';
@@ -50,6 +58,8 @@ export class AppModule {
         AccountHandler,
         SessionsHandler,
         HealthHandler,
+        AccountDeletionHandler,
+        EmergencyHandler,
         TwoFactorHandler,
         RecoveryHandler,
       ],
@@ -65,9 +75,15 @@ export class AppModule {
         SessionsRepository,
         LoginAttemptsRepository,
         HealthRepository,
+        UnusualActivityRepository,
+        AccountDeletionRepository,
+        PurgeQueueRepository,
         TwoFactorRepository,
         SecurityEventsService,
         LoginGuardService,
+        UnusualActivityService,
+        EmergencyService,
+        AccountDeletionService,
         SessionService,
         TwoFactorService,
         AuthService,

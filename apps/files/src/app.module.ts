@@ -11,6 +11,8 @@ import {
   FILES_REDIS,
 } from './repositories/connections';
 import { FilesRepository } from './repositories/files.repository';
+import { AccountPurgeConsumer } from './handlers/account-purge.consumer';
+import { AccountPurgeService } from './services/account-purge.service';
 import { HealthRepository } from './repositories/health.repository';
 import { QueuesRepository } from './repositories/queues.repository';
 import { StorageRepository } from './repositories/storage.repository';
@@ -36,6 +38,8 @@ export class AppModule {
         { provide: FILES_REDIS, useFactory: () => connectRedis(config.redis) },
         ConnectionsLifecycle,
         FilesRepository,
+        AccountPurgeService,
+        AccountPurgeConsumer,
         HealthRepository,
         QueuesRepository,
         StorageRepository,

@@ -19,6 +19,7 @@ import { RecoveryRpcClient } from './proxy/recovery-rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
 import { TwoFactorController } from './routes/auth/two-factor.controller';
+import { AccountController } from './routes/auth/account.controller';
 import { RecoveryController } from './routes/auth/recovery.controller';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
 import { FilesBlobController } from './routes/files/files-blob.controller';
@@ -54,6 +55,7 @@ export class AppModule {
       controllers: [
         AuthController,
         TwoFactorController,
+        AccountController,
         RecoveryController,
         NotesController,
         FilesController,

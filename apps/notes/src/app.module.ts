@@ -12,6 +12,8 @@ import {
 } from './repositories/connections';
 import { HealthRepository } from './repositories/health.repository';
 import { NotesRepository } from './repositories/notes.repository';
+import { AccountPurgeConsumer } from './handlers/account-purge.consumer';
+import { NotesPurgeRepository } from './repositories/notes-purge.repository';
 import { CallerService } from './services/caller.service';
 import { HealthService } from './services/health.service';
 import { NotesService } from './services/notes.service';
@@ -33,6 +35,8 @@ export class AppModule {
         { provide: NOTES_REDIS, useFactory: () => connectRedis(config.redis) },
         ConnectionsLifecycle,
         NotesRepository,
+        NotesPurgeRepository,
+        AccountPurgeConsumer,
         HealthRepository,
         CallerService,
         NotesService,

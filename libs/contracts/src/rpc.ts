@@ -17,6 +17,10 @@ export const AUTH_PATTERNS = {
   revokeSession: 'auth.sessions.revoke',
   /** Re-checks the caller's authKey (file download/preview); a wrong one counts toward lockout. */
   verifyAuthKey: 'auth.verify-auth-key',
+  /** Deletes the caller's account (authKey re-checked) and queues the purge of its data. */
+  deleteAccount: 'auth.delete-account',
+  /** Sign-in after a 418: identifier, username, phone number and authKey. */
+  verifyEmergency: 'auth.verify-emergency',
   // Two-factor authentication and backup codes (api-contract.md "Auth service", 2fa/*).
   twoFactorEnable: 'auth.2fa.enable',
   twoFactorVerify: 'auth.2fa.verify',

@@ -67,6 +67,10 @@ export const authEnvSchema = commonEnvSchema.extend({
   LOCKOUT_SECONDS: envInt(1).default(600),
   LOGIN_IP_MAX_FAILURES: envInt(1).default(50),
   LOGIN_IP_WINDOW_SECONDS: envInt(1).default(900),
+  // Unusual-activity rule (apps/auth/README.md "Emergency verification"); 0 failures turns it off.
+  EMERGENCY_FAILED_ATTEMPTS: envInt(0, 1000).default(3),
+  EMERGENCY_WINDOW_SECONDS: envInt(1).default(900),
+  KNOWN_DEVICE_TTL_SECONDS: envInt(60).default(15_552_000),
   // Production defaults are OWASP's Argon2id minimum; tests may go lower to run fast.
   SECRET_HASH_MEMORY_KIB: envInt(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
   SECRET_HASH_ITERATIONS: envInt(1, 100).default(DEFAULT_SECRET_HASH.iterations),
@@ -86,6 +90,8 @@ export interface AuthConfig {
   refresh: { ttlSeconds: number; reuseGraceSeconds: number };
   lockout: { threshold: number; seconds: number };
   loginIpThrottle: { maxFailures: number; windowSeconds: number };
+  /** The unusual-activity rule behind the 418 (unusual-activity.service.ts). */
+  emergency: { failedAttempts: number; windowSeconds: number; knownDeviceTtlSeconds: number };
   secretHash: SecretHashParams;
   /** Recovery-code mail: `log` writes .eml files under `dir`, `smtp` sends through `smtpUrl`. */
   mail: { transport: 'log' | 'smtp'; smtpUrl?: string; from: string; dir: string };
@@ -154,6 +160,11 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
     refresh: { ttlSeconds: env.REFRESH_TTL_SECONDS, reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS },
     lockout: { threshold: env.LOCKOUT_THRESHOLD, seconds: env.LOCKOUT_SECONDS },
     loginIpThrottle: { maxFailures: env.LOGIN_IP_MAX_FAILURES, windowSeconds: env.LOGIN_IP_WINDOW_SECONDS },
+    emergency: {
+      failedAttempts: env.EMERGENCY_FAILED_ATTEMPTS,
+      windowSeconds: env.EMERGENCY_WINDOW_SECONDS,
+      knownDeviceTtlSeconds: env.KNOWN_DEVICE_TTL_SECONDS,
+    },
     secretHash: {
       memoryKiB: env.SECRET_HASH_MEMORY_KIB,
       iterations: env.SECRET_HASH_ITERATIONS,

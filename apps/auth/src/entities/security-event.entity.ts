@@ -15,6 +15,11 @@ export const SECURITY_EVENT_TYPES = [
   'backup_codes_regenerated',
   'backup_code_used',
   'two_factor_failure',
+  'account_deleted',
+  'emergency_verification_required',
+  'emergency_verification_passed',
+  'emergency_verification_failed',
+  'settings_changed',
   // Recovery (recovery.service.ts).
   'recovery_code_sent',
   'recovery_code_failed',

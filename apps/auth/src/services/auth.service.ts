@@ -29,6 +29,7 @@ import { SessionService } from './session.service';
 import { TokenService } from './token.service';
 import { backupCodesWarning } from './two-factor-codes';
 import { TwoFactorService } from './two-factor.service';
+import { UnusualActivityService } from './unusual-activity.service';
 
 export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
 
@@ -48,6 +49,7 @@ export class AuthService {
     private readonly guard: LoginGuardService,
     private readonly events: SecurityEventsService,
     private readonly twoFactor: TwoFactorService,
+    private readonly unusual: UnusualActivityService,
   ) {}
 
   /** The account's salt and KDF parameters, or a stable fake: the answer never tells them apart. */
@@ -121,6 +123,8 @@ export class AuthService {
       : await this.hasher.verifyDummy(body.authKey);
     if (!user || !valid) return this.failLogin(user, subject, ctx);
 
+    // 418 for an unusual sign-in: before the failures are forgotten and before any 2FA step.
+    await this.unusual.assertUsual(user, ctx);
     let warningMessage: string | undefined;
     if (user.twoFactorEnabled) {
       // A blank totpCode (an empty form field) is no code: the answer is the 2FA step, not a failure.
@@ -197,6 +201,7 @@ export class AuthService {
     now: number,
   ): Promise<WithRefresh<AuthResponse>> {
     const session = await this.sessions.start(user.id, ctx, now);
+    await this.unusual.rememberDevice(user.id, ctx);
     const access = await this.tokens.sign(
       { userId: user.id, sessionId: session.sessionId, role: user.role },
       Math.floor(now / 1000),

@@ -5,6 +5,7 @@ import { RATE_LIMIT_BUCKET } from '../security/rate-limit.decorator';
 import { AuthController } from '../routes/auth/auth.controller';
 import { TwoFactorController } from '../routes/auth/two-factor.controller';
 import { RecoveryController } from '../routes/auth/recovery.controller';
+import { AccountController } from '../routes/auth/account.controller';
 import { FilesBlobController } from '../routes/files/files-blob.controller';
 import { FilesController } from '../routes/files/files.controller';
 import { HealthController } from '../routes/health/health.controller';
@@ -22,6 +23,8 @@ const EXPECTED = [
   'post /api/auth/change-password',
   'get /api/auth/sessions',
   'delete /api/auth/sessions/{id}',
+  'delete /api/auth/account',
+  'post /api/auth/verify-emergency',
   'get /api/notes',
   'get /api/notes/deleted',
   'get /api/notes/counts',
@@ -88,6 +91,7 @@ function controllerRoutes(): ControllerRoute[] {
     AuthController,
     TwoFactorController,
     RecoveryController,
+    AccountController,
     NotesController,
     FilesController,
     FilesBlobController,

@@ -6,6 +6,7 @@ import {
   completeUploadBodySchema,
   createUploadBodySchema,
   createUploadResponseSchema,
+  deleteAccountBodySchema,
   downloadUrlResponseSchema,
   createNoteBatchBodySchema,
   createNoteBatchResponseSchema,
@@ -51,6 +52,7 @@ import {
   storageTypesResponseSchema,
   thumbnailResponseSchema,
   updateNoteBodySchema,
+  verifyEmergencyBodySchema,
   USERNAME_RE,
 } from '@vault/contracts';
 import { z } from 'zod';
@@ -242,6 +244,41 @@ export const ROUTES: RouteDoc[] = [
     params: sessionIdParamSchema,
     success: [{ status: 204, description: 'Session ended' }],
     errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'delete',
+    path: '/api/auth/account',
+    operationId: 'deleteAccount',
+    summary:
+      'Delete the account (authKey re-checked): every session ends now; notes, files and stored objects ' +
+      'are purged by background jobs; clears the refresh cookie',
+    tag: 'auth',
+    security: 'bearer',
+    rateLimit: 'auth',
+    body: 'DeleteAccountBody',
+    success: [{ status: 204, description: 'Account deleted, cookie cleared', clearsCookie: true }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.INVALID_PASSWORD],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/verify-emergency',
+    operationId: 'verifyEmergency',
+    summary:
+      "Sign in after a 418: the account's username and phone number along with the authKey; the device " +
+      'becomes known. Failures count toward the lockout',
+    tag: 'auth',
+    security: 'none',
+    rateLimit: 'auth',
+    body: 'VerifyEmergencyBody',
+    success: [
+      {
+        status: 200,
+        description: 'Signed in (refresh cookie set), or a second factor is needed (no token, no cookie)',
+        schema: ['AuthResponse', 'Requires2faResponse'],
+        setsCookie: true,
+      },
+    ],
+    errors: [E.VALIDATION_FAILED, E.EMERGENCY_VERIFICATION_FAILED, E.ACCOUNT_LOCKED],
   },
   {
     method: 'get',
@@ -790,6 +827,8 @@ function components(): Record<string, JsonSchema> {
     SignupBody: signupSchema(),
     LoginBody: jsonSchema(loginBodySchema, 'input'),
     ChangePasswordBody: jsonSchema(changePasswordBodySchema, 'input'),
+    DeleteAccountBody: jsonSchema(deleteAccountBodySchema, 'input'),
+    VerifyEmergencyBody: jsonSchema(verifyEmergencyBodySchema, 'input'),
     PreloginResponse: jsonSchema(preloginResponseSchema, 'output'),
     AuthResponse: jsonSchema(authResponseSchema, 'output'),
     Requires2faResponse: jsonSchema(requires2faResponseSchema, 'output'),

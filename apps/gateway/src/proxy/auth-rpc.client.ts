@@ -7,6 +7,7 @@ import {
   type BackupCodesResponse,
   type BackupLoginBody,
   type ChangePasswordBody,
+  type DeleteAccountBody,
   type FileAccessBody,
   type HealthReply,
   type LoginBody,
@@ -25,6 +26,7 @@ import {
   type TwoFactorLoginBody,
   type TwoFactorProofBody,
   type TwoFactorVerifyBody,
+  type VerifyEmergencyBody,
   type WithRefresh,
 } from '@vault/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
@@ -76,6 +78,14 @@ export class AuthRpcClient extends RpcServiceClient {
   /** Re-checks the caller's authKey (file download and preview): `{ok: true}` or INVALID_PASSWORD. */
   verifyAuthKey(ctx: RpcContext, body: FileAccessBody): Promise<{ ok: true }> {
     return this.call(AUTH_PATTERNS.verifyAuthKey, ctx, body);
+  }
+  /** Deletes the caller's account once its authKey checks out (INVALID_PASSWORD otherwise). */
+  deleteAccount(ctx: RpcContext, body: DeleteAccountBody): Promise<null> {
+    return this.call(AUTH_PATTERNS.deleteAccount, ctx, body);
+  }
+  /** Sign-in after a 418: as login, or EMERGENCY_VERIFICATION_FAILED. */
+  verifyEmergency(ctx: RpcContext, body: VerifyEmergencyBody): Promise<LoginReply> {
+    return this.call(AUTH_PATTERNS.verifyEmergency, ctx, body);
   }
   /** Sign-in with the authenticator code: as login, or INVALID_VERIFICATION_CODE. */
   twoFactorLogin(ctx: RpcContext, body: TwoFactorLoginBody): Promise<LoginReply> {

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AUTH_PATTERNS, ErrorCode, deleteAccountBodySchema } from '@vault/contracts';
+import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { AccountDeletionService } from '../services/account-deletion.service';
+import { SessionService } from '../services/session.service';
+
+@Controller()
+export class AccountDeletionHandler {
+  constructor(
+    private readonly deletion: AccountDeletionService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  /** Answers null ("nothing"); a malformed key reads as a wrong one. */
+  @MessagePattern(AUTH_PATTERNS.deleteAccount)
+  async deleteAccount(@Payload() payload: unknown): Promise<null> {
+    const ctx = readContext(payload);
+    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { authKey } = readBody(deleteAccountBodySchema, payload, ErrorCode.INVALID_PASSWORD);
+    await this.deletion.deleteAccount(auth, authKey, ctx);
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  deleteAccountBodySchema,
+  verifyEmergencyBodySchema,
+  type AuthResponse,
+  type DeleteAccountBody,
+  type Requires2faResponse,
+  type RpcContext,
+  type VerifyEmergencyBody,
+} from '@vault/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/auth.decorators';
+import { RefreshCookies } from '../../auth/refresh-cookie';
+import { AuthRpcClient } from '../../proxy/auth-rpc.client';
+import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RateLimit } from '../../security/rate-limit.decorator';
+import { zodPipe } from '../../validation/zod.pipe';
+
+/**
+ * /api/auth account-level calls: deleting the account, and the emergency verification that
+ * follows a 418 at sign-in (api-contract.md "Auth service"). Handlers only translate.
+ */
+@Controller('auth')
+export class AccountController {
+  constructor(
+    private readonly auth: AuthRpcClient,
+    private readonly cookies: RefreshCookies,
+  ) {}
+
+  /** The `auth` rate limit: a wrong key here does not lock the account, so the limit is the brake. */
+  @Delete('account')
+  @RateLimit('auth')
+  @HttpCode(204)
+  async deleteAccount(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(deleteAccountBodySchema)) body: DeleteAccountBody,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.auth.deleteAccount(ctx, body);
+    // Every session is gone with the account: the browser's cookie has nothing left to refresh.
+    this.cookies.clear(req, reply);
+  }
+
+  @Post('verify-emergency')
+  @Public()
+  @RateLimit('auth')
+  @HttpCode(200)
+  async verifyEmergency(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(verifyEmergencyBodySchema)) body: VerifyEmergencyBody,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AuthResponse | Requires2faResponse> {
+    return this.cookies.apply(req, reply, await this.auth.verifyEmergency(ctx, body));
+  }
+}
