@@ -74,14 +74,12 @@ export class EmergencyService {
       user.phoneNormalized === normalizePhone(body.phoneNumber);
     if (!user || !proven) return this.fail(user, subject, ctx, keyValid);
 
-    await this.guard.clearFailures(subject);
     await this.unusual.rememberDevice(user.id, ctx);
     await this.events.record('emergency_verification_passed', user.id, ctx);
-    if (user.twoFactorEnabled) {
-      // The code step follows (2fa/login); this device is known now, so it is not challenged again.
-      await this.users.clearLoginFailures(user.id);
-      return { body: { requires2FA: true } };
-    }
+    // The code step follows (2fa/login); this device is known now, so it is not challenged
+    // again. As at login, failures are forgotten only once the second factor is right too.
+    if (user.twoFactorEnabled) return { body: { requires2FA: true } };
+    await this.guard.clearFailures(subject);
     const now = Date.now();
     await this.users.clearLoginFailures(user.id, new Date(now));
     await this.events.record('signin_success', user.id, ctx, { via: 'emergency_verification' });
