@@ -11,7 +11,7 @@
 //   BASE_URL=http://127.0.0.1:8080 MAIL_DIR=.data/mail node apps/e2e/browser/recovery-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -22,6 +22,8 @@ mkdirSync(OUT, { recursive: true });
 const LEGACY_BANNER =
   'Some items are locked from before your account reset. Enter your old password to unlock them.';
 const problems = [];
+/** Everything typed that only the device may know: searched for in every service log at the end. */
+const secrets = [];
 const step = (s) => console.log(`• ${s}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -204,6 +206,7 @@ try {
   const a = freshAccount('key');
   const aPage = await newPage('key-owner');
   const key = await signUp(aPage, a);
+  secrets.push(a.password, a.newPassword, key, key.replace(/-/g, ''));
   await createNote(aPage, 'Kept by the key', 'still readable after recovery');
   const aRec = await newPage('key-recovery');
   await startRecovery(aRec, a, 'Recovery Key');
@@ -224,6 +227,7 @@ try {
   const b = freshAccount('mail');
   const bPage = await newPage('mail-owner');
   await signUp(bPage, b);
+  secrets.push(b.password, b.newPassword);
   await createNote(bPage, 'Sealed before the reset', 'the old password brings this back');
   const bRec = await newPage('mail-recovery');
   await startRecovery(bRec, b, 'Email Recovery Code');
@@ -254,6 +258,7 @@ try {
   const c = freshAccount('questions');
   const cPage = await newPage('questions-owner');
   await signUp(cPage, c);
+  secrets.push(c.password, c.newPassword);
   await cPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await cPage.getByRole('tab', { name: 'Security' }).click();
   const questions = [
@@ -262,6 +267,7 @@ try {
     'What was your first concert?',
   ];
   const answers = ['Biscuit', 'Marseille', 'Daft Punk 2007'];
+  secrets.push(...answers, 'marseille');
   const qForm = cPage.getByRole('form', { name: 'Security questions' });
   for (let i = 0; i < 3; i++) {
     await qForm.getByLabel(`Question ${i + 1}`, { exact: true }).fill(questions[i]);
@@ -291,6 +297,22 @@ try {
   }
 } finally {
   await browser.close();
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+if (process.env.LOG_DIR) {
+  step('no password, recovery key or answer in any service log');
+  for (const file of filesUnder(process.env.LOG_DIR)) {
+    const text = readFileSync(file, 'utf8');
+    for (const secret of secrets) if (text.includes(secret)) problems.push(`${file} contains a secret`);
+  }
 }
 if (problems.length) {
   console.log('PROBLEMS:\n' + problems.join('\n'));
