@@ -25,9 +25,10 @@ function enabledServer(extra?: (s: ReturnType<typeof settingsServer>) => void) {
 }
 
 describe('Settings › Two-step verification', () => {
-  it('Enable draws the QR code in the browser, shows the key, and Verify needs exactly 6 digits', async () => {
+  /** 2FA off; Enable answers OTPAUTH; only 123456 verifies (then 2FA is on and CODES come back). */
+  function setupServer() {
     let enabled = false;
-    const server = settingsServer()
+    return settingsServer()
       .on('GET /api/auth/me', () =>
         json(200, { user: { ...TEST_USER, twoFactorEnabled: enabled }, vault: TEST_VAULT }),
       )
@@ -39,6 +40,10 @@ describe('Settings › Two-step verification', () => {
         enabled = true;
         return json(200, { backupCodes: CODES });
       });
+  }
+
+  it('Enable draws the QR code in the browser, shows the key, and Verify needs exactly 6 digits', async () => {
+    const server = setupServer();
     const app = await renderSettings('/settings?tab=security', server);
     expect(await screen.findByText('Disabled')).toBeTruthy();
     await app.user.click(screen.getByRole('button', { name: 'Enable 2FA' }));
@@ -66,10 +71,16 @@ describe('Settings › Two-step verification', () => {
     await app.user.click(verify);
     expect(await screen.findByText('Invalid verification code')).toBeTruthy();
     expect(field.value).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+  });
 
+  it('the right code shows the 10 backup codes once, with Copy and Download (.txt)', async () => {
+    const app = await renderSettings('/settings?tab=security', setupServer());
+    await app.user.click(await screen.findByRole('button', { name: 'Enable 2FA' }));
+    const field = (await screen.findByLabelText('Verification code')) as HTMLInputElement;
     await app.user.type(field, '1234567');
     expect(field.value).toBe('123456');
-    await app.user.click(verify);
+    await app.user.click(screen.getByRole('button', { name: 'Verify and enable' }));
     const list = await screen.findByTestId('backup-codes');
     expect(
       within(list)
@@ -153,8 +164,7 @@ describe('Settings › Two-step verification', () => {
   });
 
   it('Disable with the password sends its authKey (checked on the device first); failures say so', async () => {
-    let status = 500;
-    const server = enabledServer((s) => s.on('POST /api/auth/2fa/disable', () => json(status)));
+    const server = enabledServer((s) => s.on('POST /api/auth/2fa/disable', () => json(500)));
     const app = await renderSettings('/settings?tab=security', server);
     await app.user.click(await screen.findByRole('button', { name: 'Disable 2FA' }));
     const dialog = await screen.findByRole('alertdialog');
@@ -175,12 +185,12 @@ describe('Settings › Two-step verification', () => {
       authKey: app.crypto.authKeyFor('Correct-horse-1'),
     });
 
-    status = 401;
+    // The server's own check of the authKey (the auth service answers INVALID_PASSWORD).
     server.on('POST /api/auth/2fa/disable', () =>
-      json(401, { error: 'Invalid credentials', code: 'INVALID_CREDENTIALS' }),
+      json(401, { error: 'Invalid password', code: 'INVALID_PASSWORD' }),
     );
     await app.user.click(within(dialog).getByRole('button', { name: 'Disable 2FA' }));
-    expect(await within(dialog).findByText('Invalid credentials')).toBeTruthy();
+    expect(await within(dialog).findByText('Invalid password')).toBeTruthy();
   });
 
   it('Backup codes: unused of total and the date; Regenerate warns, needs proof and shows the new codes once', async () => {
