@@ -5,6 +5,7 @@ import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
 import { AccountDeletionHandler } from './handlers/account-deletion.handler';
 import { EmergencyHandler } from './handlers/emergency.handler';
+import { AccountSettingsHandler } from './handlers/account-settings.handler';
 import { AuthHandler } from './handlers/auth.handler';
 import { HealthHandler } from './handlers/health.handler';
 import { RecoveryHandler } from './handlers/recovery.handler';
@@ -20,6 +21,7 @@ import {
 import { HealthRepository } from './repositories/health.repository';
 import { AccountDeletionRepository } from './repositories/account-deletion.repository';
 import { PurgeQueueRepository } from './repositories/purge-queue.repository';
+import { AccountSettingsRepository } from './repositories/account-settings.repository';
 import { UnusualActivityRepository } from './repositories/unusual-activity.repository';
 import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { MailQueueRepository } from './repositories/mail-queue.repository';
@@ -33,6 +35,7 @@ import { UsersRepository } from './repositories/users.repository';
 import { AccountService } from './services/account.service';
 import { AccountDeletionService } from './services/account-deletion.service';
 import { EmergencyService } from './services/emergency.service';
+import { AccountSettingsService } from './services/account-settings.service';
 import { UnusualActivityService } from './services/unusual-activity.service';
 import { AuthService } from './services/auth.service';
 import { HealthService } from './services/health.service';
@@ -60,6 +63,7 @@ export class AppModule {
         HealthHandler,
         AccountDeletionHandler,
         EmergencyHandler,
+        AccountSettingsHandler,
         TwoFactorHandler,
         RecoveryHandler,
       ],
@@ -78,12 +82,14 @@ export class AppModule {
         UnusualActivityRepository,
         AccountDeletionRepository,
         PurgeQueueRepository,
+        AccountSettingsRepository,
         TwoFactorRepository,
         SecurityEventsService,
         LoginGuardService,
         UnusualActivityService,
         EmergencyService,
         AccountDeletionService,
+        AccountSettingsService,
         SessionService,
         TwoFactorService,
         AuthService,

@@ -8,6 +8,7 @@ export * from './auth/auth-bodies.schema';
 export * from './auth/tokens';
 export * from './auth/account-purge.schema';
 export * from './auth/emergency.schema';
+export * from './auth/account-settings.schema';
 export * from './auth/recovery.schema';
 export * from './auth/two-factor.schema';
 export * from './notes/note.schema';

@@ -21,6 +21,9 @@ export const AUTH_PATTERNS = {
   deleteAccount: 'auth.delete-account',
   /** Sign-in after a 418: identifier, username, phone number and authKey. */
   verifyEmergency: 'auth.verify-emergency',
+  /** The caller's settings (the malware-fingerprint opt-in). */
+  getSettings: 'auth.settings.get',
+  updateSettings: 'auth.settings.update',
   // Two-factor authentication and backup codes (api-contract.md "Auth service", 2fa/*).
   twoFactorEnable: 'auth.2fa.enable',
   twoFactorVerify: 'auth.2fa.verify',

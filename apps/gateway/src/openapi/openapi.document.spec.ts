@@ -24,6 +24,8 @@ const EXPECTED = [
   'get /api/auth/sessions',
   'delete /api/auth/sessions/{id}',
   'delete /api/auth/account',
+  'get /api/auth/settings',
+  'put /api/auth/settings',
   'post /api/auth/verify-emergency',
   'get /api/notes',
   'get /api/notes/deleted',

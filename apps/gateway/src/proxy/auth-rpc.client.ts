@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
+  type AccountSettings,
   type AuthResponse,
   type BackupCodesInfoResponse,
   type BackupCodesResponse,
@@ -109,6 +110,12 @@ export class AuthRpcClient extends RpcServiceClient {
   }
   backupCodesRegenerate(ctx: RpcContext, body: TwoFactorProofBody): Promise<BackupCodesResponse> {
     return this.call(AUTH_PATTERNS.backupCodesRegenerate, ctx, body);
+  }
+  getSettings(ctx: RpcContext): Promise<AccountSettings> {
+    return this.call(AUTH_PATTERNS.getSettings, ctx, undefined);
+  }
+  updateSettings(ctx: RpcContext, body: AccountSettings): Promise<AccountSettings> {
+    return this.call(AUTH_PATTERNS.updateSettings, ctx, body);
   }
   health(ctx: RpcContext, timeoutMs: number): Promise<HealthReply> {
     return this.call(AUTH_PATTERNS.health, ctx, undefined, timeoutMs);

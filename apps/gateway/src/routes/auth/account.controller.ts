@@ -1,7 +1,9 @@
-import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
 import {
+  accountSettingsSchema,
   deleteAccountBodySchema,
   verifyEmergencyBodySchema,
+  type AccountSettings,
   type AuthResponse,
   type DeleteAccountBody,
   type Requires2faResponse,
@@ -17,8 +19,8 @@ import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
 /**
- * /api/auth account-level calls: deleting the account, and the emergency verification that
- * follows a 418 at sign-in (api-contract.md "Auth service"). Handlers only translate.
+ * /api/auth account-level calls: the account's settings, deleting the account, and the
+ * emergency verification that follows a 418 at sign-in (api-contract.md "Auth service"). Handlers only translate.
  */
 @Controller('auth')
 export class AccountController {
@@ -26,6 +28,20 @@ export class AccountController {
     private readonly auth: AuthRpcClient,
     private readonly cookies: RefreshCookies,
   ) {}
+
+  @Get('settings')
+  getSettings(@Ctx() ctx: RpcContext): Promise<AccountSettings> {
+    return this.auth.getSettings(ctx);
+  }
+
+  @Put('settings')
+  @HttpCode(200)
+  updateSettings(
+    @Ctx() ctx: RpcContext,
+    @Body(zodPipe(accountSettingsSchema)) body: AccountSettings,
+  ): Promise<AccountSettings> {
+    return this.auth.updateSettings(ctx, body);
+  }
 
   /** The `auth` rate limit: a wrong key here does not lock the account, so the limit is the brake. */
   @Delete('account')

@@ -1,0 +1,27 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AUTH_PATTERNS, accountSettingsSchema, type AccountSettings } from '@vault/contracts';
+import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { AccountSettingsService } from '../services/account-settings.service';
+import { SessionService } from '../services/session.service';
+
+@Controller()
+export class AccountSettingsHandler {
+  constructor(
+    private readonly settings: AccountSettingsService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @MessagePattern(AUTH_PATTERNS.getSettings)
+  async get(@Payload() payload: unknown): Promise<AccountSettings> {
+    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    return this.settings.get(auth);
+  }
+
+  @MessagePattern(AUTH_PATTERNS.updateSettings)
+  async update(@Payload() payload: unknown): Promise<AccountSettings> {
+    const ctx = readContext(payload);
+    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    return this.settings.update(auth, readBody(accountSettingsSchema, payload), ctx);
+  }
+}
