@@ -1,30 +1,32 @@
-import { authResponseSchema, type AuthResponse, type KdfParamsDto } from '@vault/contracts';
-import { z } from 'zod';
+import {
+  authResponseSchema,
+  recoveryKeyVerifiedResponseSchema,
+  recoveryMessageResponseSchema,
+  recoveryQuestionsResponseSchema,
+  recoveryVerifiedResponseSchema,
+  type AuthResponse,
+  type KdfParamsDto,
+  type RecoveryKeyVerifiedResponse,
+  type RecoveryQuestionsResponse,
+  type RecoveryVerifiedResponse,
+} from '@vault/contracts';
 import type { ApiClient } from '../../../lib/api-client';
 import { parseResponse } from '../../../lib/parse-response';
 
 /**
- * The signed-out recovery calls (api-contract "Auth service", recovery/*). The server sees the e-mail,
- * the code, recoveryAuth / answersAuth and the new password's derived material; never a recovery key,
- * an answer or a password.
+ * The signed-out recovery calls (api-contract "Auth service", recovery/*), answers checked against
+ * the contract schemas. The server sees the e-mail, the code, recoveryAuth / answersAuth and the new
+ * password's derived material; never a recovery key, an answer or a password.
  */
 
-const messageSchema = z.object({ message: z.string() });
-const verifiedSchema = z.object({ bypassToken: z.string().min(1), message: z.string() });
-const keyVerifiedSchema = verifiedSchema.extend({ recoveryWrappedVaultKey: z.string().min(1) });
-const questionsSchema = z.object({
-  questions: z.array(z.string()),
-  questionsSalt: z.string(),
-  kdfParams: z.record(z.string(), z.unknown()),
-});
-
-export type RecoveryVerified = z.infer<typeof verifiedSchema>;
-export type RecoveryKeyVerified = z.infer<typeof keyVerifiedSchema>;
-export type RecoveryQuestions = z.infer<typeof questionsSchema>;
+export type RecoveryVerified = RecoveryVerifiedResponse;
+export type RecoveryKeyVerified = RecoveryKeyVerifiedResponse;
+export type RecoveryQuestions = RecoveryQuestionsResponse;
 
 /** POST /api/auth/recovery/email-code {email} → {message} (the same text whether or not the account exists). */
 export async function sendRecoveryCode(api: ApiClient, email: string): Promise<string> {
-  return parseResponse(messageSchema, await api.post('/auth/recovery/email-code', { email })).message;
+  return parseResponse(recoveryMessageResponseSchema, await api.post('/auth/recovery/email-code', { email }))
+    .message;
 }
 
 /** POST /api/auth/recovery/verify-email {email, code} → {bypassToken, message}; 400 'Invalid recovery code'. */
@@ -32,12 +34,15 @@ export async function verifyRecoveryCode(
   api: ApiClient,
   body: { email: string; code: string },
 ): Promise<RecoveryVerified> {
-  return parseResponse(verifiedSchema, await api.post('/auth/recovery/verify-email', body));
+  return parseResponse(recoveryVerifiedResponseSchema, await api.post('/auth/recovery/verify-email', body));
 }
 
 /** POST /api/auth/recovery/get-questions {email} → {questions, questionsSalt, kdfParams}; 404 when none. */
 export async function getRecoveryQuestions(api: ApiClient, email: string): Promise<RecoveryQuestions> {
-  return parseResponse(questionsSchema, await api.post('/auth/recovery/get-questions', { email }));
+  return parseResponse(
+    recoveryQuestionsResponseSchema,
+    await api.post('/auth/recovery/get-questions', { email }),
+  );
 }
 
 /** POST /api/auth/recovery/verify-questions {email, answersAuth} → {bypassToken, message}; 401 'Incorrect answers'. */
@@ -45,7 +50,10 @@ export async function verifyRecoveryAnswers(
   api: ApiClient,
   body: { email: string; answersAuth: string },
 ): Promise<RecoveryVerified> {
-  return parseResponse(verifiedSchema, await api.post('/auth/recovery/verify-questions', body));
+  return parseResponse(
+    recoveryVerifiedResponseSchema,
+    await api.post('/auth/recovery/verify-questions', body),
+  );
 }
 
 /** POST /api/auth/recovery/verify-key {email, recoveryAuth} → {bypassToken, message, recoveryWrappedVaultKey}. */
@@ -53,7 +61,7 @@ export async function verifyRecoveryKey(
   api: ApiClient,
   body: { email: string; recoveryAuth: string },
 ): Promise<RecoveryKeyVerified> {
-  return parseResponse(keyVerifiedSchema, await api.post('/auth/recovery/verify-key', body));
+  return parseResponse(recoveryKeyVerifiedResponseSchema, await api.post('/auth/recovery/verify-key', body));
 }
 
 export interface RecoveryResetRequest {

@@ -46,7 +46,7 @@ async function legacyKey(): Promise<LegacyKey> {
     id: LEGACY_ID,
     wrappedVaultKey: a.wrappedVaultKey,
     salt: a.salt,
-    kdfParams: { ...a.kdfParams } as Record<string, unknown>,
+    kdfParams: a.kdfParams,
     createdAt: '2026-07-01T09:00:00.000Z',
   };
 }
