@@ -5,9 +5,10 @@
 // questions saved (and then accepted by the recovery screen with answers typed differently); a
 // recovery key made (and then used on the recovery screen: the vault comes back, the note still
 // decrypts); the devices list; the password changed on the device, then a sign-in with the new
-// password and a backup code; backup codes regenerated and 2FA disabled with the password; finally
-// the account deleted, after which its credentials no longer sign in. No CSP violation, page error
-// or third-party request (the QR code is drawn in the browser, never by an image service).
+// password and a backup code; backup codes regenerated and 2FA disabled with the password; the
+// malware-fingerprint opt-in; finally the account deleted, after which its credentials no longer
+// sign in. No CSP violation, page error or third-party request (the QR code is drawn in the
+// browser, never by an image service).
 //
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/settings-ui.mjs
 import assert from 'node:assert/strict';
@@ -363,8 +364,25 @@ try {
   await reopened.waitFor({ state: 'detached' });
   pagesToCheck.push(recover);
 
-  step('delete account: password and typed confirmation, then /login with a notice');
+  step('malware-fingerprint check: off by default; turned on, as the server then answers');
   await openSettings(recover, 'Data & Privacy');
+  const malware = recover.getByRole('checkbox', {
+    name: 'Check my uploads against known malware fingerprints',
+  });
+  await malware.waitFor();
+  assert.equal(await malware.isChecked(), false);
+  // The box follows the server: after the PUT the page reads GET /api/auth/settings again.
+  const saved = recover.waitForResponse(
+    (r) => r.url().endsWith('/api/auth/settings') && r.request().method() === 'GET' && r.status() === 200,
+  );
+  // click, not check: the box is controlled by the server's answer, so it flips a moment later.
+  await malware.click();
+  assert.deepEqual(await (await saved).json(), { malwareFingerprintCheck: true });
+  await recover
+    .getByRole('checkbox', { name: 'Check my uploads against known malware fingerprints', checked: true })
+    .waitFor();
+
+  step('delete account: password and typed confirmation, then /login with a notice');
   await recover.getByRole('button', { name: 'Delete Account' }).click();
   const confirm = recover.getByRole('alertdialog', { name: 'Delete your account?' });
   await confirm.getByLabel('Password', { exact: true }).fill(recoveredPassword);
