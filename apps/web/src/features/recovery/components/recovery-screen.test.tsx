@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeServer, TEST_USER, fakeJwt, json } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
+import { CryptoOperationError } from '../../../workers/crypto-service';
 import { FAKE_RECOVERY_KEY, withRecoveryCrypto } from '../testing/fake-recovery-crypto';
 import { RECOVERY_BYPASS_KEY, RECOVERY_USER_KEY } from '../utils/recovery-session';
 
@@ -346,6 +347,31 @@ describe('recovery screen: recovery key', () => {
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/settings'));
     expect(app.router.state.location.search).toBe('?tab=security&recovery=true');
     expect(app.services.session.getState().vaultKey).toBe(crypto.vaultKey);
+  });
+});
+
+describe('recovery screen: a key the recovery key does not open', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it("says 'Failed to reset your password' and sends nothing", async () => {
+    const srv = new FakeServer().on('POST /api/auth/recovery/verify-key', () =>
+      json(200, { ...VERIFIED, recoveryWrappedVaultKey: 'not-this-key' }),
+    );
+    const { app, crypto } = await start(srv);
+    crypto.createResetMaterial = async () => {
+      throw new CryptoOperationError(
+        'DECRYPT_FAILED',
+        "open 'vault:v1:vault-key:recovery': decryption failed",
+      );
+    };
+    await typeEmail(app);
+    await app.user.click(screen.getByRole('button', { name: 'Recovery Key' }));
+    await app.user.type(await screen.findByLabelText('Recovery key'), FAKE_RECOVERY_KEY);
+    await app.user.click(screen.getByRole('button', { name: 'Verify recovery key' }));
+    await setPassword(app);
+    await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await alertText()).toBe('Failed to reset your password');
+    expect(app.server.calls('POST /api/auth/recovery/reset')).toHaveLength(0);
   });
 });
 

@@ -9,7 +9,7 @@ import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import type { NewAccountMaterial } from '../../../workers/crypto-service';
+import { cryptoErrorCode, type NewAccountMaterial } from '../../../workers/crypto-service';
 import { AuthLayout } from '../../auth/components/auth-layout';
 import { PasswordChecklist } from '../../auth/components/password-checklist';
 import { useSessionStore } from '../../auth/state/session-context';
@@ -334,8 +334,11 @@ export function RecoveryScreen() {
         setInfo('Your account has two-step verification. Enter a code from your authenticator app.');
       } else if (isStatus(e, 401)) {
         setError(RECOVERY_TEXT.expired);
-      } else {
+      } else if (e instanceof ApiError || cryptoErrorCode(e) === 'BAD_INPUT') {
+        // The server's text, or the worker's "start again" when the typed key has expired there.
         setError(e instanceof Error && e.message ? e.message : RECOVERY_TEXT.resetFailed);
+      } else {
+        setError(RECOVERY_TEXT.resetFailed);
       }
     } finally {
       setBusy(false);
