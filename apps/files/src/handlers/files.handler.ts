@@ -64,7 +64,8 @@ export class FilesHandler {
   @MessagePattern(FILES_PATTERNS.completeUpload)
   async completeUpload(@Payload() payload: unknown): Promise<FileResponse> {
     const auth = await this.callerOf(payload);
-    return this.files.completeUpload(auth, readBody(completeUploadBodySchema, payload).fileId);
+    const body = readBody(completeUploadBodySchema, payload);
+    return this.files.completeUpload(auth, body.fileId, body.plaintextSha256);
   }
 
   @MessagePattern(FILES_PATTERNS.list)

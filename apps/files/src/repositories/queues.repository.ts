@@ -42,14 +42,18 @@ export class QueuesRepository implements OnApplicationShutdown {
     });
   }
 
-  /** One scan per file (jobId de-duplicates a repeated upload-complete). */
+  /**
+   * One scan per file (jobId de-duplicates a repeated upload-complete). A job carrying a
+   * plaintext fingerprint is removed as soon as it ends, so the fingerprint is kept nowhere.
+   */
   async queueScan(job: ScanFileJob): Promise<void> {
+    const fingerprinted = job.plaintextSha256 !== undefined;
     await this.scanQueue.add('scan-file', job, {
       jobId: job.fileId,
       attempts: 5,
       backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: 1_000,
-      removeOnFail: 1_000,
+      removeOnComplete: fingerprinted ? true : 1_000,
+      removeOnFail: fingerprinted ? true : 1_000,
     });
   }
 

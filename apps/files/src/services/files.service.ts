@@ -126,8 +126,11 @@ export class FilesService {
     };
   }
 
-  /** Checks the stored object against `encryptedSize`, then makes the file visible and queues its scan. */
-  async completeUpload(auth: RpcAuth, fileId: string): Promise<FileResponse> {
+  /**
+   * Checks the stored object against `encryptedSize`, then makes the file visible and queues its scan.
+   * `plaintextSha256` (the malware-fingerprint opt-in) only travels in the scan job: it is not stored.
+   */
+  async completeUpload(auth: RpcAuth, fileId: string, plaintextSha256?: string): Promise<FileResponse> {
     const row = await this.files.findOwned(auth.userId, fileId);
     if (!row) throw notFound();
     if (row.status === 'active') return { file: toFileDto(row) }; // a repeated complete
@@ -156,6 +159,7 @@ export class FilesService {
         size: file.size,
         encryptedSize: file.encryptedSize,
         chunkSize: file.chunkSize,
+        ...(plaintextSha256 ? { plaintextSha256 } : {}),
       })
       .catch((error: unknown) =>
         // The upload stands; the badge stays 'pending' and says so. Logged for the operator.

@@ -18,6 +18,8 @@ export const scanWorkerEnvSchema = commonEnvSchema.extend({
   CLAMD_PORT: envInt(1, 65535).default(3310),
   /** Connect and idle limit of one clamd conversation. */
   CLAMD_TIMEOUT_MS: envInt(100, 600_000).default(30_000),
+  /** clamd's DatabaseDirectory: its .hdb/.hsb hash signatures serve the opt-in plaintext fingerprint check. */
+  CLAMD_DATABASE_DIR: z.string().min(1).optional(),
   SCAN_CONCURRENCY: envInt(1, 64).default(2),
   /** Tries per job while clamd or the storage does not answer; the last failure answers `error`. */
   SCAN_ATTEMPTS: envInt(1, 100).default(5),
@@ -30,6 +32,8 @@ export interface ClamdConfig {
   host: string;
   port: number;
   timeoutMs: number;
+  /** Unset: plaintext fingerprints are not checked (the badge says so). */
+  databaseDir?: string;
 }
 
 export interface ScanWorkerConfig {
@@ -66,7 +70,12 @@ export function toScanWorkerConfig(env: ScanWorkerEnv, storage: StorageOptions):
     nodeEnv: env.NODE_ENV,
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX, queuePrefix: queuePrefix(env.REDIS_PREFIX) },
-    clamd: { host: env.CLAMD_HOST, port: env.CLAMD_PORT, timeoutMs: env.CLAMD_TIMEOUT_MS },
+    clamd: {
+      host: env.CLAMD_HOST,
+      port: env.CLAMD_PORT,
+      timeoutMs: env.CLAMD_TIMEOUT_MS,
+      ...(env.CLAMD_DATABASE_DIR ? { databaseDir: resolve(REPO_ROOT, env.CLAMD_DATABASE_DIR) } : {}),
+    },
     scan: { concurrency: env.SCAN_CONCURRENCY, attempts: env.SCAN_ATTEMPTS, backoffMs: env.SCAN_BACKOFF_MS },
     storage,
     health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },

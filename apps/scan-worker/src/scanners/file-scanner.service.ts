@@ -11,6 +11,7 @@ import {
   type ClamdVerdict,
 } from './clamd-client';
 import { checkDeclaredFraming, checkStoredSize, OBJECT_MISSING } from './framing';
+import { HashSignatureDatabase } from './hash-signatures';
 import type { ObjectReaders } from './object-reader';
 
 export const OBJECT_READERS = Symbol('OBJECT_READERS');
@@ -29,6 +30,21 @@ export const STORAGE_UNAVAILABLE = 'File storage unavailable';
 
 const DETAIL_MAX = 500;
 const clip = (text: string, max = DETAIL_MAX) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** Appended to the clean detail when the job carried the opt-in plaintext fingerprint. */
+export const FINGERPRINT_CLEAN =
+  ' The SHA-256 fingerprint of the plaintext, sent by your device, matches no known-malware hash signature.';
+export const FINGERPRINT_UNCHECKED =
+  ' The plaintext fingerprint sent by your device was not checked: the server has no hash signatures.';
+export const FINGERPRINT_UNREADABLE =
+  ' The plaintext fingerprint sent by your device was not checked: the hash signatures could not be read.';
+
+export function fingerprintInfectedDetail(signature: string): string {
+  return clip(
+    `The SHA-256 fingerprint of the file's plaintext, sent by your device, matches the known-malware ` +
+      `signature ${clip(signature, 200)}.`,
+  );
+}
 
 export function infectedDetail(signature: string): string {
   return clip(`ClamAV found ${clip(signature, 200)} in the stored bytes.`);
@@ -68,12 +84,15 @@ function missingOrRefused(error: unknown): string | null {
 @Injectable()
 export class FileScanner {
   private readonly clamd: ClamdEndpoint;
+  /** clamd's hash signatures, for the opt-in plaintext fingerprints (null: not configured). */
+  private readonly signatures: HashSignatureDatabase | null;
 
   constructor(
     @Inject(OBJECT_READERS) private readonly readers: ObjectReaders,
     @Inject(SCAN_WORKER_CONFIG) config: ScanWorkerConfig,
   ) {
     this.clamd = config.clamd;
+    this.signatures = config.clamd.databaseDir ? new HashSignatureDatabase(config.clamd.databaseDir) : null;
   }
 
   async scan(job: ScanFileJob): Promise<ScanOutcome> {
@@ -111,12 +130,34 @@ export class FileScanner {
 
     switch (verdict.status) {
       case 'clean':
-        return { kind: 'verdict', result: 'clean', detail: CLEAN_DETAIL };
+        return this.checkFingerprint(job);
       case 'infected':
         return { kind: 'verdict', result: 'infected', detail: infectedDetail(verdict.signature) };
       case 'error':
         return this.error(`ClamAV could not scan the stored bytes: ${verdict.message}`);
     }
+  }
+
+  /**
+   * The stored bytes are clean; a plaintext fingerprint sent by an opted-in client is looked up
+   * in the hash signatures (a match is `infected`), and the detail says whether it was checked.
+   */
+  private async checkFingerprint(job: ScanFileJob): Promise<ScanOutcome> {
+    const clean = (extra = ''): ScanOutcome => ({
+      kind: 'verdict',
+      result: 'clean',
+      detail: CLEAN_DETAIL + extra,
+    });
+    if (!job.plaintextSha256) return clean();
+    if (!this.signatures) return clean(FINGERPRINT_UNCHECKED);
+    let match: string | null;
+    try {
+      match = await this.signatures.lookup(job.plaintextSha256, job.size);
+    } catch {
+      return clean(FINGERPRINT_UNREADABLE);
+    }
+    if (!match) return clean(FINGERPRINT_CLEAN);
+    return { kind: 'verdict', result: 'infected', detail: fingerprintInfectedDetail(match) };
   }
 
   /** For the readiness probe. */

@@ -84,7 +84,18 @@ export const cloudinaryUploadUrlResponseSchema = z.object({
 export type CloudinaryUploadUrlResponse = z.output<typeof cloudinaryUploadUrlResponseSchema>;
 
 /** POST /api/files/upload-complete */
-export const completeUploadBodySchema = strictBody({ fileId: uuidV4 });
+/**
+ * `plaintextSha256`: only from accounts that opted in to the malware-fingerprint check (GET/PUT
+ * /api/auth/settings); the SHA-256 of the file's plaintext, passed to the scan job and kept
+ * nowhere else.
+ */
+export const plaintextSha256Schema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'plaintextSha256 must be 64 lowercase hex characters');
+export const completeUploadBodySchema = strictBody({
+  fileId: uuidV4,
+  plaintextSha256: plaintextSha256Schema.optional(),
+});
 export type CompleteUploadBody = z.output<typeof completeUploadBodySchema>;
 
 export const fileIdParamSchema = z.strictObject({ id: uuidV4 });
@@ -180,6 +191,8 @@ export const scanFileJobSchema = z.object({
   size: z.number().int().min(0),
   encryptedSize: z.number().int(),
   chunkSize: z.number().int(),
+  /** The opt-in plaintext fingerprint, looked up in ClamAV's hash signatures. */
+  plaintextSha256: plaintextSha256Schema.optional(),
 });
 export type ScanFileJob = z.output<typeof scanFileJobSchema>;
 
