@@ -1,3 +1,4 @@
+import { RECOVERY_LIMITS } from '@vault/contracts';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
@@ -149,7 +150,7 @@ export function SecurityQuestionsSection() {
             <TextField
               label={`Question ${i + 1}`}
               value={pair.question}
-              maxLength={500}
+              maxLength={RECOVERY_LIMITS.questionMax}
               onChange={(e) => setPair(i, 'question', e.target.value)}
               disabled={busy}
               hint={<Counter value={pair.question} min={QUESTION_MIN} />}

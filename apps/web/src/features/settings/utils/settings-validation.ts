@@ -1,4 +1,4 @@
-import { SIGNUP_MESSAGES } from '@vault/contracts';
+import { RECOVERY_LIMITS, RECOVERY_MESSAGES, SIGNUP_MESSAGES, TWO_FACTOR_MESSAGES } from '@vault/contracts';
 import { ApiError } from '../../../lib/api-client';
 import { passwordChecks } from '../../auth/utils/signup-validation';
 
@@ -10,23 +10,21 @@ export const SETTINGS_MESSAGES = {
   passwordSame: 'The new password must differ from the current one',
   wrongCurrentPassword: 'Current password is incorrect',
   passwordChanged: 'Password changed successfully',
-  codeRequired: 'Please enter verification code',
-  invalidCode: 'Invalid verification code',
+  codeRequired: TWO_FACTOR_MESSAGES.codeRequired,
+  invalidCode: TWO_FACTOR_MESSAGES.invalidCode,
   enableFailed: 'Failed to enable 2FA',
   disableFailed: 'Failed to disable 2FA',
   regenerateFailed: 'Failed to regenerate backup codes',
   regenerateWarning: 'This will invalidate all existing codes',
-  questions:
-    'Please provide 3 complete security questions with answers (questions min 10 chars, answers min 3 chars)',
+  questions: RECOVERY_MESSAGES.questions,
   questionsFailed: 'Failed to save security questions',
-  proofRequired: 'Please enter a verification code or your password',
   passwordRequired: 'Please enter your password',
   wrongPassword: 'Incorrect password',
 } as const;
 
-export const QUESTION_MIN = 10;
-export const ANSWER_MIN = 3;
-export const QUESTION_COUNT = 3;
+export const QUESTION_MIN = RECOVERY_LIMITS.questionMin;
+export const ANSWER_MIN = RECOVERY_LIMITS.answerMin;
+export const QUESTION_COUNT = RECOVERY_LIMITS.questions;
 export const CODE_LENGTH = 6;
 
 export interface ChangePasswordFields {
