@@ -30,6 +30,8 @@ export const TAG_BYTES = 16;
 export const BATCH_BYTES = 4 * 1024 * 1024;
 /** Batches sealed or opened at once. */
 const BATCHES_IN_FLIGHT = 2;
+/** Stored bytes the decrypt transform accepts ahead of its batches. */
+const INPUT_QUEUE_BYTES = 4 * 1024 * 1024;
 
 export interface ChunkParams {
   /** The file key (AES-256-GCM CryptoKey with the needed usage). */
@@ -244,38 +246,44 @@ export function createBatchedDecryptStream(
     if (out.length > 0) controller.enqueue(out);
   };
 
-  return new TransformStream<Uint8Array, Uint8Array>({
-    async transform(piece, controller) {
-      const room = expected - received;
-      const usable = piece.length > room ? piece.subarray(0, room) : piece;
-      received += usable.length;
-      let offset = 0;
-      while (offset < usable.length) {
-        const take = Math.min(usable.length - offset, current.length - filled);
-        current.set(usable.subarray(offset, offset + take), filled);
-        filled += take;
-        offset += take;
-        if (filled === current.length) {
-          dispatch();
-          while (opening.length >= BATCHES_IN_FLIGHT) await drainOne(controller);
+  return new TransformStream<Uint8Array, Uint8Array>(
+    {
+      async transform(piece, controller) {
+        const room = expected - received;
+        const usable = piece.length > room ? piece.subarray(0, room) : piece;
+        received += usable.length;
+        let offset = 0;
+        while (offset < usable.length) {
+          const take = Math.min(usable.length - offset, current.length - filled);
+          current.set(usable.subarray(offset, offset + take), filled);
+          filled += take;
+          offset += take;
+          if (filled === current.length) {
+            dispatch();
+            while (opening.length >= BATCHES_IN_FLIGHT) await drainOne(controller);
+          }
         }
-      }
-      if (usable.length < piece.length) {
+        if (usable.length < piece.length) {
+          while (opening.length > 0) await drainOne(controller);
+          throw new VaultCryptoError(
+            'STREAM_EXTENDED',
+            `file ${p.fileId}: encrypted stream runs past the expected ${expected} bytes (size ${p.size}, ${f.count} chunks)`,
+          );
+        }
+      },
+      async flush(controller) {
         while (opening.length > 0) await drainOne(controller);
-        throw new VaultCryptoError(
-          'STREAM_EXTENDED',
-          `file ${p.fileId}: encrypted stream runs past the expected ${expected} bytes (size ${p.size}, ${f.count} chunks)`,
-        );
-      }
+        if (received < expected || first < f.count) {
+          throw new VaultCryptoError(
+            'STREAM_TRUNCATED',
+            `file ${p.fileId}: encrypted stream ended after ${received} of ${expected} bytes (size ${p.size}, ${f.count} chunks)`,
+          );
+        }
+      },
     },
-    async flush(controller) {
-      while (opening.length > 0) await drainOne(controller);
-      if (received < expected || first < f.count) {
-        throw new VaultCryptoError(
-          'STREAM_TRUNCATED',
-          `file ${p.fileId}: encrypted stream ended after ${received} of ${expected} bytes (size ${p.size}, ${f.count} chunks)`,
-        );
-      }
-    },
-  });
+    // Room for a few MiB of stored bytes ahead of the batches being opened, so the network is
+    // read on while WebCrypto works (the writer waits on `ready`, not on each write).
+    new ByteLengthQueuingStrategy({ highWaterMark: INPUT_QUEUE_BYTES }),
+    { highWaterMark: 1 },
+  );
 }

@@ -174,7 +174,9 @@ async function run(
         post({ id: req.id, type: 'received', bytes: received, done: false });
       }
       try {
-        await writer.write(chunk.value);
+        // Queued, not awaited: the network is read on while earlier bytes are decrypted.
+        await writer.ready;
+        writer.write(chunk.value).catch(() => undefined);
       } catch {
         // The decryptor failed (its reader has the error): stop the download behind it.
         await body.cancel().catch(() => undefined);
