@@ -185,6 +185,8 @@ export async function ensureScanner(env, { dir, port } = {}) {
     });
     env.CLAMD_HOST = clamd.host;
     env.CLAMD_PORT = String(clamd.port);
+    // The scan worker reads the same hash signatures for the opt-in plaintext fingerprints.
+    env.CLAMD_DATABASE_DIR ??= clamd.dbDir;
     log(`clamd listening on ${clamd.host}:${clamd.port}`);
     return clamd;
   } catch (error) {
