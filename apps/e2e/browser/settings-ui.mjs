@@ -341,12 +341,14 @@ try {
   await questionsRun.page.getByRole('button', { name: 'Verify answers' }).click();
   // The new-password step follows only when answersAuth matched what Settings stored.
   await questionsRun.page.getByLabel('New password', { exact: true }).waitFor({ timeout: 30_000 });
-  pagesToCheck.push(questionsRun.page);
+  for (const v of await questionsRun.page.evaluate(() => window.__csp)) problems.push(`CSP: ${v}`);
+  await questionsRun.ctx.close();
 
   step('the recovery key made in Settings brings the vault back: new password, the note still decrypts');
   const keyRun = await newContextPage('recovery-key');
   const recover = keyRun.page;
   await recover.goto(`${BASE}/recovery`);
+  await recover.getByLabel('Email', { exact: true }).waitFor({ timeout: 60_000 });
   await recover.getByLabel('Email', { exact: true }).fill(account.email);
   await recover.getByRole('button', { name: 'Recovery Key' }).click();
   await recover.getByLabel('Recovery key', { exact: true }).fill(keyText.toLowerCase());
@@ -402,6 +404,17 @@ try {
     for (const v of await p.evaluate(() => window.__csp)) problems.push(`CSP: ${v}`);
   assert.deepEqual(problems, [], problems.join('\n'));
   console.log('settings-ui: all steps passed');
+} catch (error) {
+  // What each page showed when it failed, and what went wrong in it on the way.
+  for (const [i, ctx] of browser.contexts().entries()) {
+    for (const [j, p] of ctx.pages().entries()) {
+      await p
+        .screenshot({ path: join(OUT, `settings-failure-${i}-${j}.png`), fullPage: true })
+        .catch(() => {});
+    }
+  }
+  if (problems.length) console.error(problems.join('\n'));
+  throw error;
 } finally {
   await browser.close();
 }
