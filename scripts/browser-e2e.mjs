@@ -12,6 +12,7 @@ const allSpecs = [
   'apps/e2e/browser/files-ui.mjs',
   'apps/e2e/browser/recovery-ui.mjs',
   'apps/e2e/browser/settings-ui.mjs',
+  'apps/e2e/browser/signin-2fa-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);

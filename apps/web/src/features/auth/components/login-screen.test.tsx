@@ -220,4 +220,30 @@ describe('sign-in screen', () => {
       authKey: app.crypto.authKeyFor('Correct-horse-1'),
     });
   });
+
+  it('goes on to the code step after the emergency step when 2FA is on, without the unusual-activity notice', async () => {
+    const emergency = 'Unusual activity detected. Please verify your identity with additional information.';
+    const srv = server()
+      .on('POST /api/auth/login', () => json(418, { error: emergency, requiresEmergencyVerification: true }))
+      .on('POST /api/auth/verify-emergency', () => json(200, { requires2FA: true }))
+      .on('POST /api/auth/2fa/login', () => json(200, SESSION));
+    const app = await renderApp({ path: '/login', server: srv });
+    await fillAndSubmit(app, 'alice', 'Correct-horse-1');
+    await screen.findByText(emergency);
+    await app.user.type(screen.getByLabelText('Username'), 'alice');
+    await app.user.type(screen.getByLabelText('Phone number'), '+1 555 0100');
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    const input = await screen.findByLabelText('Verification code');
+    // The identity is verified: the notice asking for it is gone, and nothing is stored yet.
+    expect(screen.queryByText(emergency)).toBeNull();
+    expect(app.storage.get(STORAGE_KEYS.savedUser)).toBeNull();
+    await app.user.type(input, '123456');
+    await app.user.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('heading', { name: 'Personal Vault' });
+    expect(app.server.calls('POST /api/auth/2fa/login')[0]?.body).toEqual({
+      identifier: 'alice',
+      authKey: app.crypto.authKeyFor('Correct-horse-1'),
+      code: '123456',
+    });
+  });
 });

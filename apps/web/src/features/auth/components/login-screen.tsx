@@ -112,6 +112,8 @@ export function LoginScreen() {
       setPending(p);
       setStep('code');
       setError(null);
+      // After a passed emergency step its "Unusual activity" notice no longer applies.
+      setInfo(null);
       return false;
     }
     const answer: AuthResponse = result.session;
