@@ -251,6 +251,35 @@ describe('ApiClient', () => {
       expect(failures).toHaveLength(0);
     });
 
+    it.each(['INVALID_VERIFICATION_CODE', 'INVALID_BACKUP_CODE'])(
+      'does not refresh a 401 whose code is %s (a wrong code typed in Settings)',
+      async (code) => {
+        const { server, client, failures } = setup();
+        server.on('POST /api/auth/2fa/disable', () =>
+          json(401, { error: 'Invalid verification code', code }),
+        );
+        await expect(client.post('/auth/2fa/disable', { code: '000000' })).rejects.toMatchObject({
+          status: 401,
+          code,
+        });
+        expect(server.calls('POST /api/auth/refresh')).toHaveLength(0);
+        expect(failures).toHaveLength(0);
+      },
+    );
+
+    it('refreshes a 401 whose code says the session expired (UNAUTHENTICATED)', async () => {
+      const { server, client } = setup();
+      let calls = 0;
+      server.on('GET /api/notes', () =>
+        ++calls === 1
+          ? json(401, { error: 'Authentication required', code: 'UNAUTHENTICATED' })
+          : json(200, []),
+      );
+      server.on('POST /api/auth/refresh', () => json(200, { access: fakeJwt('new') }));
+      await expect(client.get('/notes')).resolves.toEqual([]);
+      expect(server.calls('POST /api/auth/refresh')).toHaveLength(1);
+    });
+
     it('does not refresh when no token is held', async () => {
       const { server, client } = setup({ token: null });
       server.on('GET /api/notes', () => json(401, { error: 'Authentication required' }));

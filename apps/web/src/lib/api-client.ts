@@ -65,6 +65,9 @@ const CREDENTIAL_PATHS = new Set([
   '/auth/recovery/reset',
 ]);
 
+/** 401 codes the gateway gives for a missing, expired or ended session (apps/gateway/src/auth). */
+const SESSION_ERROR_CODES: ReadonlySet<string> = new Set(['UNAUTHENTICATED', 'SESSION_REVOKED']);
+
 export function isCredentialPath(path: string): boolean {
   return CREDENTIAL_PATHS.has(path.split('?')[0] ?? path);
 }
@@ -178,10 +181,11 @@ export class ApiClient {
     if (isCredentialPath(path)) return false;
     if (res.status === 500) return true;
     if (res.status !== 401) return false;
-    // A 401 about the caller's own credentials (a wrong current password, a wrong password typed to
-    // open a file) is not a session problem: refreshing and retrying would only end the session.
+    // Only a 401 about the session itself is worth a refresh. One about what the caller typed (a wrong
+    // current password, a wrong file password, a wrong 2FA or backup code) is not a session problem:
+    // refreshing and retrying would only end the session.
     const code = isRecord(res.data) ? res.data['code'] : undefined;
-    return code !== 'INVALID_CREDENTIALS' && code !== 'INVALID_PASSWORD';
+    return code === undefined || SESSION_ERROR_CODES.has(String(code));
   }
 
   private authFailure(): ApiError {
