@@ -29,6 +29,8 @@ export interface FilesCrypto {
   releaseUpload(prepared: PreparedUpload): Promise<void>;
   /** Stops every upload being sealed (sign-out, lock): their calls reject with CANCELLED. */
   cancelUploads(): void;
+  /** Starts the upload worker ahead of use (files were chosen); failures wait for the real call. */
+  warmUploads?(): void;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -116,6 +118,14 @@ class FilesWorkerHandle {
     this.worker?.terminate();
     this.worker = null;
   }
+
+  warm(): void {
+    try {
+      this.ensureWorker();
+    } catch {
+      // The next call reports it.
+    }
+  }
 }
 
 /**
@@ -164,6 +174,10 @@ export class WorkerFilesCrypto implements FilesCrypto {
   cancelUploads(): void {
     // Terminating the worker stops the encryption at once; its staging file is swept later.
     this.upload.fail(new CryptoOperationError(UPLOAD_CANCELLED, 'Upload cancelled'));
+  }
+
+  warmUploads(): void {
+    this.upload.warm();
   }
 
   terminate(): void {

@@ -69,6 +69,8 @@ export class FetchDecryptSinkError extends Error {
 
 /** What file access asks of the crypto: the content of one stored object, decrypted as it streams. */
 export interface FilesDownloadCrypto {
+  /** Starts what a transfer will need (the worker) ahead of it; failures wait for the real call. */
+  warm?(): void;
   /**
    * Where it exists (the worker), file access uses this instead of decrypt(): the worker fetches
    * `url` (no credentials) and decrypts, and only verified plaintext crosses to the page, in
@@ -242,6 +244,14 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
       throw error instanceof Error ? error : new Error(String(error));
     }
     return job.result();
+  }
+
+  warm(): void {
+    try {
+      this.ensureWorker();
+    } catch {
+      // The transfer itself reports it.
+    }
   }
 
   fetchDecrypt(

@@ -82,6 +82,14 @@ describe('UploadQueue', () => {
     expect(plain).toEqual(data);
   });
 
+  it('starts the sealing worker as soon as a file that can be uploaded is chosen', async () => {
+    const { queue, crypto } = await setup();
+    const warm = vi.fn();
+    Object.assign(crypto, { warmUploads: warm });
+    queue.add([fileOf('notes.txt', 10, 'text/plain')]);
+    expect(warm).toHaveBeenCalledTimes(1);
+  });
+
   it('the completion callback fires 1 second after each success', async () => {
     const { queue, onUploaded, idle } = await setup();
     queue.add([fileOf('a.txt', 10, 'text/plain')]);

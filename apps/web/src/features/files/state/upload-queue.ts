@@ -148,6 +148,8 @@ export class UploadQueue {
       if (error) item.error = error;
       this.items.push(item);
     }
+    // Files were chosen: the sealing worker starts now rather than at the click on Upload.
+    if (this.items.some((i) => i.status === 'queued')) this.options.crypto.warmUploads?.();
     this.publish();
   }
 

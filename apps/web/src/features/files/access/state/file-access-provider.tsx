@@ -186,9 +186,11 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
     (file: FileView) => {
       if (refuseInfected(file)) return;
       if (transfers.current.has(file.dto.id)) return;
+      // The decryption worker starts while the password is typed and its KDF runs, not after.
+      filesCrypto.warm?.();
       setPrompt({ mode: 'download', file, loading: false, error: null });
     },
-    [refuseInfected],
+    [filesCrypto, refuseInfected],
   );
 
   const requestPreview = useCallback(
@@ -200,9 +202,10 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
         setPreview({ status: 'error', file, message: ACCESS_MESSAGES.previewTooLarge });
         return;
       }
+      filesCrypto.warm?.();
       setPrompt({ mode: 'preview', file, loading: false, error: null });
     },
-    [closePreview, refuseInfected],
+    [closePreview, filesCrypto, refuseInfected],
   );
 
   const runDownload = async (file: FileView, rawUrl: string, encryptedSize: number, vaultKey: CryptoKey) => {
