@@ -91,12 +91,19 @@ async function api(path, body, token) {
 let totpSecret = '';
 const spentSteps = new Set();
 async function totp() {
-  const now = Math.floor(Date.now() / 1000);
-  const current = Math.floor(now / TOTP_PERIOD);
-  const stepToUse = [current, current + 1, current - 1].find((s) => !spentSteps.has(s));
-  assert.ok(stepToUse !== undefined, 'no unspent TOTP step left in the window');
-  spentSteps.add(stepToUse);
-  return generate({ secret: totpSecret, epoch: stepToUse * TOTP_PERIOD + 1 });
+  for (;;) {
+    const now = Date.now() / 1000;
+    const current = Math.floor(now / TOTP_PERIOD);
+    const usable = [current, current + 1, current - 1].find((s) => !spentSteps.has(s));
+    const leftInStep = (current + 1) * TOTP_PERIOD - now;
+    // The previous step stops being accepted when the next one starts: not that one near its end,
+    // wait for the next step instead (then a step two ahead is free).
+    if (usable !== undefined && !(usable === current - 1 && leftInStep < 8)) {
+      spentSteps.add(usable);
+      return generate({ secret: totpSecret, epoch: usable * TOTP_PERIOD + 1 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, leftInStep * 1000 + 100));
+  }
 }
 
 /** Failed sign-ins through the API (random keys), the first half of the unusual-activity rule. */
