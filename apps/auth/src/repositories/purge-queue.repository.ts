@@ -10,7 +10,9 @@ import { AUTH_CONFIG } from './connections';
  * Producer of the account-purge jobs: one per data owner (notes, files), each consumed by that
  * service. The job id is the user id, so a retried deletion queues nothing twice; failures
  * retry with exponential backoff (over a day in all) because the consumers' purges are
- * idempotent.
+ * idempotent. Jobs are queued on hold (delayed) from inside the deletion's transaction and
+ * released once it has committed, or cancelled if it did not: a rolled-back deletion must not
+ * purge the data of an account that still exists.
  */
 @Injectable()
 export class PurgeQueueRepository implements OnApplicationShutdown {
@@ -25,11 +27,13 @@ export class PurgeQueueRepository implements OnApplicationShutdown {
     );
   }
 
-  async queuePurge(job: AccountPurgeJob): Promise<void> {
+  /** Queues the jobs on hold: they run on `release`, or by themselves after `holdMs`. */
+  async queuePurge(job: AccountPurgeJob, holdMs: number): Promise<void> {
     await Promise.all(
       this.queues.map((queue) =>
         queue.add(ACCOUNT_PURGE_JOB, job, {
-          jobId: `purge-${job.userId}`,
+          jobId: jobIdOf(job.userId),
+          delay: holdMs,
           attempts: 15,
           backoff: { type: 'exponential', delay: 5_000 },
           removeOnComplete: 1_000,
@@ -39,8 +43,27 @@ export class PurgeQueueRepository implements OnApplicationShutdown {
     );
   }
 
+  /** The deletion committed: the purges may start now. */
+  async release(userId: string): Promise<void> {
+    await Promise.all(
+      this.queues.map(async (queue) => {
+        const job = await queue.getJob(jobIdOf(userId));
+        if (job && (await job.isDelayed())) await job.promote();
+      }),
+    );
+  }
+
+  /** The deletion rolled back: the purges must not run. */
+  async cancel(userId: string): Promise<void> {
+    await Promise.all(this.queues.map((queue) => queue.remove(jobIdOf(userId))));
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled(this.queues.map((q) => q.close()));
     this.connection.disconnect();
   }
+}
+
+function jobIdOf(userId: string): string {
+  return `purge-${userId}`;
 }

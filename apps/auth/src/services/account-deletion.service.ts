@@ -9,6 +9,9 @@ import { LoginGuardService } from './login-guard.service';
 import { SecurityEventsService } from './security-events.service';
 import { UnusualActivityService } from './unusual-activity.service';
 
+/** How long purge jobs wait for the deletion's commit before they start by themselves. */
+export const PURGE_HOLD_MS = 60_000;
+
 /**
  * DELETE /api/auth/account. Auth owns the account, so it decides: it re-checks the authKey,
  * then in one database transaction deletes the user (every auth row cascades), records
@@ -50,11 +53,27 @@ export class AccountDeletionService {
     // The audit row must outlive the account: no user_id (it would cascade), the id in details.
     const event = this.events.build('account_deleted', null, ctx, { userId: user.id });
     let revoked = 0;
-    const deleted = await this.deletion.deleteUser(user.id, event, async () => {
-      await this.purge.queuePurge({ userId: user.id, requestedAt });
-      revoked = await this.sessions.revokeAllForUser(user.id);
-    });
+    let queued = false;
+    let deleted: boolean;
+    try {
+      deleted = await this.deletion.deleteUser(user.id, event, async () => {
+        await this.purge.queuePurge({ userId: user.id, requestedAt }, PURGE_HOLD_MS);
+        queued = true;
+        revoked = await this.sessions.revokeAllForUser(user.id);
+      });
+    } catch (error) {
+      if (queued) await this.purge.cancel(user.id);
+      throw error;
+    }
     if (!deleted) return; // a concurrent deletion of the same account got there first
+    // Committed: start the purges now (held jobs would still start by themselves).
+    await this.purge
+      .release(user.id)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `Account purge of user ${user.id} starts after the hold: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
     await this.unusual.forgetDevices(user.id);
     await this.guard.clearFailures(LoginGuardService.accountSubject(user.id));
     this.logger.log(`Account deleted: user ${user.id}, ${revoked} session(s) revoked, purge queued`);

@@ -7,7 +7,7 @@ import {
 } from '@vault/contracts';
 import { createQueueConnection, queuePrefix, redisKeys } from '@vault/server-kit';
 import { Queue } from 'bullmq';
-import { AccountDeletionService } from '../../src/services/account-deletion.service';
+import { AccountDeletionService, PURGE_HOLD_MS } from '../../src/services/account-deletion.service';
 import { authOf, hex, signupBody, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
 
 describe(AccountDeletionService.name, () => {
@@ -66,6 +66,9 @@ describe(AccountDeletionService.name, () => {
       expect(job?.data).toEqual({ userId: a.userId, requestedAt: expect.any(String) });
       expect(Date.parse(job!.data.requestedAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(job?.opts.attempts).toBeGreaterThan(1);
+      // Queued on hold inside the transaction, released once it committed.
+      expect(job?.opts.delay).toBe(PURGE_HOLD_MS);
+      expect(await job?.getState()).toBe('waiting');
     }
   });
 
