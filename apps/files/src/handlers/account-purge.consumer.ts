@@ -5,54 +5,41 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { ACCOUNT_PURGE_QUEUES, accountPurgeJobSchema } from '@vault/contracts';
-import { createQueueConnection, queuePrefix } from '@vault/server-kit';
-import { Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
+import { ACCOUNT_PURGE_QUEUES } from '@vault/contracts';
+import { AccountPurgeWorker } from '@vault/server-kit';
+import type { Job } from 'bullmq';
 import type { FilesConfig } from '../config/files.config';
 import { FILES_CONFIG } from '../repositories/connections';
 import { AccountPurgeService } from '../services/account-purge.service';
 
 /**
  * Consumes auth's account-purge jobs for files (libs/contracts account-purge.schema.ts): once
- * an account is deleted, every file of it goes, stored objects and pending uploads included.
- * A failed purge throws, so BullMQ retries it with backoff; the purge is idempotent.
+ * an account is deleted, every file of it goes, stored objects and pending uploads included. Retries and idempotence: server-kit's AccountPurgeWorker.
  */
 @Injectable()
 export class AccountPurgeConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(AccountPurgeConsumer.name);
-  private connection?: Redis;
-  private worker?: Worker;
+  private readonly worker: AccountPurgeWorker;
 
-  constructor(
-    @Inject(FILES_CONFIG) private readonly config: FilesConfig,
-    private readonly files: AccountPurgeService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.connection = createQueueConnection(this.config.redis.url);
-    this.worker = new Worker(ACCOUNT_PURGE_QUEUES.files, (job: Job) => this.handle(job), {
-      connection: this.connection,
-      prefix: queuePrefix(this.config.redis.prefix),
-      concurrency: 2,
+  constructor(@Inject(FILES_CONFIG) config: FilesConfig, files: AccountPurgeService) {
+    this.worker = new AccountPurgeWorker({
+      queue: ACCOUNT_PURGE_QUEUES.files,
+      redis: config.redis,
+      purge: (userId) => files.purgeOwner(userId),
+      noun: 'file',
+      logger: new Logger(AccountPurgeConsumer.name),
     });
-    this.worker.on('error', (error) => this.logger.warn(`Account purge worker: ${error.message}`));
   }
 
-  async handle(job: Pick<Job, 'id' | 'data'>): Promise<number> {
-    const parsed = accountPurgeJobSchema.safeParse(job.data);
-    if (!parsed.success) {
-      this.logger.warn(`Dropped a malformed account purge job (job ${job.id ?? '?'})`);
-      return 0;
-    }
-    const deleted = await this.files.purgeOwner(parsed.data.userId);
-    this.logger.log(`Account purge: ${deleted} file(s) of user ${parsed.data.userId} deleted`);
-    return deleted;
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  handle(job: Pick<Job, 'id' | 'data'>): Promise<number> {
+    return this.worker.handle(job);
   }
 
   /** Before the database closes (ConnectionsLifecycle), so a running purge can finish. */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+  onModuleDestroy(): Promise<void> {
+    return this.worker.close();
   }
 }
