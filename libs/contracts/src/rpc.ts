@@ -55,6 +55,8 @@ export const NOTES_PATTERNS = {
   /** Creates 1..NOTE_BATCH_MAX_NOTES notes in one transaction (imports); idempotent per note like create. */
   createBatch: 'notes.create-batch',
   update: 'notes.update',
+  /** Replaces only wrappedDEK (legacy-key re-wrap after a reset), active or trashed; updatedAt unchanged. */
+  rewrapKey: 'notes.rewrap-key',
   remove: 'notes.delete',
   restore: 'notes.restore',
   purge: 'notes.delete-permanent',
@@ -78,6 +80,8 @@ export const FILES_PATTERNS = {
   remove: 'files.delete',
   restore: 'files.restore',
   purge: 'files.delete-permanent',
+  /** Replaces only wrappedKey (legacy-key re-wrap after a reset), active or trashed, never pending. */
+  rewrapKey: 'files.rewrap-key',
   emptyTrash: 'files.empty-trash',
   counts: 'files.counts',
   /** Signs a 5-minute GET of the file's object (the gateway has re-checked authKey first). */

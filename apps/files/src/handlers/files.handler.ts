@@ -6,6 +6,7 @@ import {
   fileIdParamSchema,
   fileMetadataSchema,
   FILES_PATTERNS,
+  rewrapFileKeyRequestSchema,
   type CloudinaryUploadUrlResponse,
   type CreateUploadResponse,
   type DownloadUrlResponse,
@@ -95,6 +96,13 @@ export class FilesHandler {
   async purge(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
     await this.files.purge(auth, readBody(fileIdParamSchema, payload).id);
+    return null;
+  }
+
+  @MessagePattern(FILES_PATTERNS.rewrapKey)
+  async rewrapKey(@Payload() payload: unknown): Promise<null> {
+    const auth = await this.callerOf(payload);
+    await this.files.rewrapKey(auth, readBody(rewrapFileKeyRequestSchema, payload));
     return null;
   }
 

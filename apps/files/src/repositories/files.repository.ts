@@ -89,6 +89,17 @@ export class FilesRepository {
     return result.affected === 1;
   }
 
+  /** Replaces the wrapped key of an active or trashed file (never a pending upload); false when none such. */
+  async setWrappedKey(ownerId: string, id: string, wrappedKey: string): Promise<boolean> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({ wrappedKey })
+      .where('id = :id AND owner_id = :ownerId AND status = :active', { id, ownerId, active: 'active' })
+      .execute();
+    return result.affected === 1;
+  }
+
   async deleteRow(ownerId: string, id: string): Promise<boolean> {
     const result = await this.files.delete({ id, ownerId });
     return result.affected === 1;

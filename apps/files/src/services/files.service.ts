@@ -14,6 +14,7 @@ import {
   type FileMetadataBody,
   type FileResponse,
   type PreviewResponse,
+  type RewrapFileKeyRequest,
   type RpcAuth,
   type ScanFileResult,
   type StorageType,
@@ -187,6 +188,16 @@ export class FilesService {
     const restored = await this.files.findOwned(auth.userId, id);
     if (!restored) throw notFound();
     return { file: toFileDto(restored) };
+  }
+
+  /**
+   * Replaces only the file's wrapped key (the legacy-key re-wrap after an access reset), in the
+   * trash or not. A pending upload is not a file yet (404): its key is the one it is uploaded
+   * with. Nothing else changes (no timestamp, no scan). Idempotent.
+   */
+  async rewrapKey(auth: RpcAuth, body: RewrapFileKeyRequest): Promise<void> {
+    if (!(await this.files.setWrappedKey(auth.userId, body.id, body.wrappedKey))) throw notFound();
+    this.logger.debug(`File ${body.id} key re-wrapped by user ${auth.userId}`);
   }
 
   /** The stored object first, then the row: the other way round, a failure would orphan the object. */

@@ -43,6 +43,8 @@ import {
   preloginResponseSchema,
   REFRESH_COOKIE,
   refreshResponseSchema,
+  rewrapFileKeyBodySchema,
+  rewrapNoteKeyBodySchema,
   requires2faResponseSchema,
   saltSchema,
   sealedKey,
@@ -397,6 +399,21 @@ export const ROUTES: RouteDoc[] = [
     errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND, E.PAYLOAD_TOO_LARGE],
   },
   {
+    method: 'put',
+    path: '/api/notes/{id}/key',
+    operationId: 'rewrapNoteKey',
+    summary:
+      'Replace only the wrapped key of a note, active or in the trash (the re-wrap under the current vault ' +
+      'key after an access reset). updatedAt and every sealed field stay. An addition to api-contract.md',
+    tag: 'notes',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: noteIdParamSchema,
+    body: 'RewrapNoteKeyBody',
+    success: [{ status: 204, description: 'Re-wrapped' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
     method: 'delete',
     path: '/api/notes/trash',
     operationId: 'emptyTrash',
@@ -615,6 +632,21 @@ export const ROUTES: RouteDoc[] = [
     rateLimit: 'api',
     params: fileIdParamSchema,
     success: [{ status: 200, description: 'Restored', schema: 'FileResponse' }],
+    errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
+  },
+  {
+    method: 'put',
+    path: '/api/files/{id}/key',
+    operationId: 'rewrapFileKey',
+    summary:
+      'Replace only the wrapped key of a file, active or in the trash (the re-wrap under the current vault ' +
+      'key after an access reset); a pending upload answers 404. An addition to api-contract.md',
+    tag: 'files',
+    security: 'bearer',
+    rateLimit: 'api',
+    params: fileIdParamSchema,
+    body: 'RewrapFileKeyBody',
+    success: [{ status: 204, description: 'Re-wrapped' }],
     errors: [E.VALIDATION_FAILED, E.UNAUTHENTICATED, E.SESSION_REVOKED, E.NOT_FOUND],
   },
   {
@@ -866,6 +898,7 @@ function components(): Record<string, JsonSchema> {
     CreateNoteBatchBody: jsonSchema(createNoteBatchBodySchema, 'input'),
     CreateNoteBatchResponse: jsonSchema(createNoteBatchResponseSchema, 'output'),
     UpdateNoteBody: jsonSchema(updateNoteBodySchema, 'input'),
+    RewrapNoteKeyBody: jsonSchema(rewrapNoteKeyBodySchema, 'input'),
     NoteListResponse: jsonSchema(noteListResponseSchema, 'output'),
     NoteResponse: jsonSchema(noteResponseSchema, 'output'),
     DeletedNoteListResponse: jsonSchema(deletedNoteListResponseSchema, 'output'),
@@ -885,6 +918,7 @@ function components(): Record<string, JsonSchema> {
     FileEncryptionMetadata: jsonSchema(fileEncryptionMetadataSchema, 'output'),
     ThumbnailResponse: jsonSchema(thumbnailResponseSchema, 'output'),
     FileAccessBody: jsonSchema(fileAccessBodySchema, 'input'),
+    RewrapFileKeyBody: jsonSchema(rewrapFileKeyBodySchema, 'input'),
     DownloadUrlResponse: jsonSchema(downloadUrlResponseSchema, 'output'),
     PreviewResponse: jsonSchema(previewResponseSchema, 'output'),
     BlobBytes: BINARY_SCHEMA,

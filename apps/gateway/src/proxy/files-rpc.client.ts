@@ -16,6 +16,7 @@ import {
   type FileResponse,
   type HealthReply,
   type PreviewResponse,
+  type RewrapFileKeyRequest,
   type RpcContext,
   type StorageTypesResponse,
   type ThumbnailResponse,
@@ -62,6 +63,9 @@ export class FilesRpcClient extends RpcServiceClient {
   }
   counts(ctx: RpcContext): Promise<FileCountsResponse> {
     return this.call(FILES_PATTERNS.counts, ctx, undefined);
+  }
+  rewrapKey(ctx: RpcContext, body: RewrapFileKeyRequest): Promise<null> {
+    return this.call(FILES_PATTERNS.rewrapKey, ctx, body);
   }
   remove(ctx: RpcContext, body: FileIdParam): Promise<null> {
     return this.call(FILES_PATTERNS.remove, ctx, body);

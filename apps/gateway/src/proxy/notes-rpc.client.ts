@@ -14,6 +14,7 @@ import {
   type NoteIdParam,
   type NoteListResponse,
   type NoteResponse,
+  type RewrapNoteKeyRequest,
   type RpcContext,
   type UpdateNoteRequest,
 } from '@vault/contracts';
@@ -66,6 +67,9 @@ export class NotesRpcClient extends RpcServiceClient {
   }
   update(ctx: RpcContext, body: UpdateNoteRequest): Promise<NoteResponse> {
     return this.call(NOTES_PATTERNS.update, ctx, body);
+  }
+  rewrapKey(ctx: RpcContext, body: RewrapNoteKeyRequest): Promise<null> {
+    return this.call(NOTES_PATTERNS.rewrapKey, ctx, body);
   }
   remove(ctx: RpcContext, body: NoteIdParam): Promise<null> {
     return this.call(NOTES_PATTERNS.remove, ctx, body);

@@ -6,6 +6,7 @@ import {
   listNotesQuerySchema,
   noteIdParamSchema,
   NOTES_PATTERNS,
+  rewrapNoteKeyRequestSchema,
   updateNoteRequestSchema,
   type CreateNoteBatchResponse,
   type DeletedNoteListResponse,
@@ -61,6 +62,13 @@ export class NotesHandler {
   async update(@Payload() payload: unknown): Promise<NoteResponse> {
     const auth = await this.callerOf(payload);
     return this.notes.update(auth, readBody(updateNoteRequestSchema, payload));
+  }
+
+  @MessagePattern(NOTES_PATTERNS.rewrapKey)
+  async rewrapKey(@Payload() payload: unknown): Promise<null> {
+    const auth = await this.callerOf(payload);
+    await this.notes.rewrapKey(auth, readBody(rewrapNoteKeyRequestSchema, payload));
+    return null;
   }
 
   @MessagePattern(NOTES_PATTERNS.remove)

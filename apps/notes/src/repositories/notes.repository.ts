@@ -211,6 +211,17 @@ export class NotesRepository {
     return firstRow(result.raw);
   }
 
+  /** Replaces the wrapped key of a note, active or trashed; false when the owner has no such note. */
+  async setWrappedDek(ownerId: string, id: string, wrappedDek: string): Promise<boolean> {
+    const result = await this.notes
+      .createQueryBuilder()
+      .update(NoteEntity)
+      .set({ wrappedDek })
+      .where('id = :id AND owner_id = :ownerId', { id, ownerId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   /** Moves an active note to the trash; false when there is no such active note. */
   async softDelete(ownerId: string, id: string, at: Date): Promise<boolean> {
     const result = await this.notes

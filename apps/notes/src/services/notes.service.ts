@@ -13,6 +13,7 @@ import {
   type NoteCountsResponse,
   type NoteListResponse,
   type NoteResponse,
+  type RewrapNoteKeyRequest,
   type RpcAuth,
   type UpdateNoteRequest,
 } from '@vault/contracts';
@@ -146,6 +147,16 @@ export class NotesService {
     const updated = await this.notes.updateActive(auth.userId, body.id, sealedFields(body), now());
     if (!updated) throw notFound();
     return { note: toNoteDto(updated) };
+  }
+
+  /**
+   * Replaces only the note's wrapped key (the legacy-key re-wrap after an access reset), in the
+   * trash or not. `updatedAt` stays: the user changed nothing they can see, and the list keeps
+   * its order (a re-wrap of hundreds of notes would otherwise reshuffle it). Idempotent.
+   */
+  async rewrapKey(auth: RpcAuth, body: RewrapNoteKeyRequest): Promise<void> {
+    if (!(await this.notes.setWrappedDek(auth.userId, body.id, body.wrappedDEK))) throw notFound();
+    this.logger.debug(`Note ${body.id} key re-wrapped by user ${auth.userId}`);
   }
 
   /** Soft delete: into the trash. Deleting a note already in the trash changes nothing. */

@@ -101,6 +101,21 @@ export type CompleteUploadBody = z.output<typeof completeUploadBodySchema>;
 export const fileIdParamSchema = z.strictObject({ id: uuidV4 });
 export type FileIdParam = z.output<typeof fileIdParamSchema>;
 
+/**
+ * `PUT /api/files/{id}/key` (an addition to the contract): the file key re-wrapped under the
+ * current vault key (`seal(vaultKey, fileKey, "vault:v1:file-key:" + id)`), after an access reset
+ * left it under a legacy one. Active and trashed files; a pending upload answers 404.
+ */
+export const rewrapFileKeyBodySchema = strictBody({ wrappedKey: fileMetadataFields.wrappedKey });
+export type RewrapFileKeyBody = z.output<typeof rewrapFileKeyBodySchema>;
+
+/** The `files.rewrap-key` RPC body: the route's id beside the re-wrapped key. */
+export const rewrapFileKeyRequestSchema = strictBody({
+  id: uuidV4,
+  wrappedKey: fileMetadataFields.wrappedKey,
+});
+export type RewrapFileKeyRequest = z.output<typeof rewrapFileKeyRequestSchema>;
+
 /** POST /api/files/{id}/download-url and /preview: the password, turned into authKey on the device. */
 export const fileAccessBodySchema = strictBody({
   authKey: z

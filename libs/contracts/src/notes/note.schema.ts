@@ -60,6 +60,18 @@ export type UpdateNoteRequest = z.output<typeof updateNoteRequestSchema>;
 export const noteIdParamSchema = z.strictObject({ id: uuidV4 });
 export type NoteIdParam = z.output<typeof noteIdParamSchema>;
 
+/**
+ * `PUT /api/notes/{id}/key` (an addition to the contract): the note's key re-wrapped under the
+ * current vault key (`seal(vaultKey, dek, "vault:v1:note-key:" + id)`), after an access reset
+ * left it under a legacy one. Active and trashed notes alike; nothing else of the note changes.
+ */
+export const rewrapNoteKeyBodySchema = strictBody({ wrappedDEK: noteFields.wrappedDEK });
+export type RewrapNoteKeyBody = z.output<typeof rewrapNoteKeyBodySchema>;
+
+/** The `notes.rewrap-key` RPC body: the route's id beside the re-wrapped key. */
+export const rewrapNoteKeyRequestSchema = strictBody({ id: uuidV4, wrappedDEK: noteFields.wrappedDEK });
+export type RewrapNoteKeyRequest = z.output<typeof rewrapNoteKeyRequestSchema>;
+
 export const listNotesQuerySchema = strictBody({
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().max(200).optional(),

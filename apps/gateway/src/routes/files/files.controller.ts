@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
   completeUploadBodySchema,
   createUploadBodySchema,
   fileAccessBodySchema,
   fileIdParamSchema,
   fileMetadataSchema,
+  rewrapFileKeyBodySchema,
   type CloudinaryUploadUrlResponse,
   type CompleteUploadBody,
   type CreateUploadBody,
@@ -19,6 +20,7 @@ import {
   type FileMetadataBody,
   type FileResponse,
   type PreviewResponse,
+  type RewrapFileKeyBody,
   type RpcContext,
   type StorageTypesResponse,
   type ThumbnailResponse,
@@ -33,8 +35,9 @@ import { CloudinaryMultipartUpload, type CloudinaryUploadResponse } from './clou
 import { thumbnailQuerySchema, type ThumbnailQuery } from './thumbnail-query.schema';
 
 /**
- * /api/files (api-contract.md "Files service", plus `GET /api/files/counts` and
- * `DELETE /api/files/trash`). Protected by the global JWT guard; each handler only translates.
+ * /api/files (api-contract.md "Files service", plus `GET /api/files/counts`,
+ * `DELETE /api/files/trash` and `PUT /api/files/{id}/key`). Protected by the global JWT guard;
+ * each handler only translates.
  * The signed blob route (`/api/files/blob/*`, public) is FilesBlobController.
  */
 @Controller('files')
@@ -126,6 +129,17 @@ export class FilesController {
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
   ): Promise<FileResponse> {
     return this.files.restore(ctx, params);
+  }
+
+  /** Legacy-key re-wrap: only wrappedKey changes, in the trash too; a pending upload answers 404. */
+  @Put(':id/key')
+  @HttpCode(204)
+  async rewrapKey(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
+    @Body(zodPipe(rewrapFileKeyBodySchema)) body: RewrapFileKeyBody,
+  ): Promise<void> {
+    await this.files.rewrapKey(ctx, { id: params.id, ...body });
   }
 
   @Delete(':id/permanent')

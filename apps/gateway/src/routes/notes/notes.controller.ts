@@ -4,6 +4,7 @@ import {
   createNoteBodySchema,
   listNotesQuerySchema,
   noteIdParamSchema,
+  rewrapNoteKeyBodySchema,
   updateNoteBodySchema,
   type CreateNoteBatchBody,
   type CreateNoteBatchResponse,
@@ -15,6 +16,7 @@ import {
   type NoteIdParam,
   type NoteListResponse,
   type NoteResponse,
+  type RewrapNoteKeyBody,
   type RpcContext,
   type UpdateNoteBody,
 } from '@vault/contracts';
@@ -25,7 +27,7 @@ import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 /**
  * /api/notes (api-contract.md "Notes service", plus `GET /api/notes/counts`,
- * `DELETE /api/notes/trash` and `POST /api/notes/batch`). Protected by the global JWT guard;
+ * `DELETE /api/notes/trash`, `POST /api/notes/batch` and `PUT /api/notes/{id}/key`). Protected by the global JWT guard;
  * each handler only translates: validated body, params and query plus the caller's context in,
  * the service's answer out.
  */
@@ -77,6 +79,17 @@ export class NotesController {
     @Body(zodPipe(updateNoteBodySchema), noteSizePipe()) body: UpdateNoteBody,
   ): Promise<NoteResponse> {
     return this.notes.update(ctx, { id: params.id, ...body });
+  }
+
+  /** Legacy-key re-wrap: only wrappedDEK changes, in the trash too; updatedAt stays. */
+  @Put(':id/key')
+  @HttpCode(204)
+  async rewrapKey(
+    @Ctx() ctx: RpcContext,
+    @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
+    @Body(zodPipe(rewrapNoteKeyBodySchema)) body: RewrapNoteKeyBody,
+  ): Promise<void> {
+    await this.notes.rewrapKey(ctx, { id: params.id, ...body });
   }
 
   @Delete('trash')
