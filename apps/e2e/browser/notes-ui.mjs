@@ -8,15 +8,24 @@
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/notes-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import {
+  baseUrl,
+  cspViolations,
+  launchChromium,
+  newWatchedPage,
+  outDir,
+  reportProblems,
+  screenshotter,
+  signUp,
+  stepLogger,
+} from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/notes-ui-shots';
+const BASE = baseUrl();
+const OUT = outDir('.data/notes-ui-shots');
 // More than the 50-note first screen, so Load More is exercised.
 const BULK = Number(process.env.BULK ?? 120);
-mkdirSync(OUT, { recursive: true });
 const id = randomBytes(3).toString('hex');
 const account = {
   username: `notes_${id}`,
@@ -25,43 +34,9 @@ const account = {
   password: `Notes-${id}-Pass1`,
 };
 const problems = [];
-const step = (s) => console.log(`• ${s}`);
+const step = stepLogger();
+const shot = screenshotter(OUT);
 const timings = {};
-
-async function shot(page, name, fullPage = true) {
-  const file = join(OUT, `${name}.png`);
-  await page.screenshot({ path: file, fullPage });
-  console.log(`  screenshot ${file}`);
-}
-
-function watch(page, label) {
-  const origin = new URL(BASE).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
-      problems.push(`${label}: console error: ${text}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      problems.push(`${label}: third-party: ${url}`);
-  });
-}
-
-async function signUp(page, acct) {
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(acct.username);
-  await page.getByLabel('Email', { exact: true }).fill(acct.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(acct.phone);
-  await page.getByLabel('Password', { exact: true }).fill(acct.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(acct.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  // The recovery kit is shown once after sign-up, before the vault.
-  await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
-}
 
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
@@ -74,22 +49,8 @@ function freshAccount(tag) {
 }
 
 /** A browser context of its own (no storage shared with the first account), watched like the first. */
-async function newContextPage(label) {
-  const ctx = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
-    acceptDownloads: true,
-  });
-  await ctx.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  const p = await ctx.newPage();
-  watch(p, label);
-  return { ctx, page: p };
-}
+const newContextPage = (label) =>
+  newWatchedPage(browser, { label, problems, base: BASE, acceptDownloads: true });
 
 /** Settings → Data & Privacy through the app's own links (a page load would lock the vault). */
 async function openDataTab(page) {
@@ -151,47 +112,14 @@ async function createNote(page, { title, tags = [], content = '' }) {
   await page.getByRole('button', { name: title, exact: true }).waitFor();
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
-    acceptDownloads: true,
-  });
-  await context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  const page = await context.newPage();
-  watch(page, 'main');
+  const { page } = await newContextPage('main');
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
 
   step('sign up');
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  // The recovery kit is shown once after sign-up, before the vault.
-  await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  await signUp(page, BASE, account);
   await page.getByText('No notes found').waitFor();
   await shot(page, 'vault-empty-1280');
 
@@ -488,7 +416,7 @@ try {
   step('import the plain export into a fresh account (new browser context)');
   const fresh = await newContextPage('fresh');
   const accountB = freshAccount('b');
-  await signUp(fresh.page, accountB);
+  await signUp(fresh.page, BASE, accountB);
   await fresh.page.getByText('No notes found').waitFor();
   await openDataTab(fresh.page);
   await fresh.page.getByLabel('Choose backup file').setInputFiles(plainPath);
@@ -513,7 +441,7 @@ try {
   const accountC = freshAccount('c');
   await fresh.page.getByRole('button', { name: 'Sign Out' }).click();
   await fresh.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
-  await signUp(fresh.page, accountC);
+  await signUp(fresh.page, BASE, accountC);
   await fresh.page.getByText('No notes found').waitFor();
   await openDataTab(fresh.page);
   await fresh.page.getByLabel('Choose backup file').setInputFiles(encPath);
@@ -555,21 +483,18 @@ try {
     're-importing a backup made by another account must not duplicate its notes',
   );
   await expectVaultHolds(fresh.page, plain.notes);
-  const freshCsp = await fresh.page.evaluate(() => window.__csp);
+  const freshCsp = await cspViolations(fresh.page);
   if (freshCsp.length) problems.push(`fresh: CSP violations: ${freshCsp.join(', ')}`);
-  await fresh.ctx.close();
+  await fresh.context.close();
 
   const notesWorkers = workers.filter((u) => /notes\.worker-[a-z0-9]+\.js$/.test(u));
   console.log(`  workers started: ${workers.map((u) => u.split('/').pop()).join(', ')}`);
   assert.ok(notesWorkers.length > 0, 'the notes worker ran');
-  const csp = await page.evaluate(() => window.__csp);
+  const csp = await cspViolations(page);
   if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
 } finally {
   await browser.close();
 }
 writeFileSync(join(OUT, 'timings.json'), JSON.stringify(timings, null, 2));
 console.log('timings', timings);
-if (problems.length) {
-  console.log('PROBLEMS:\n' + problems.join('\n'));
-  process.exitCode = 1;
-} else console.log('OK, no problems');
+reportProblems(problems);

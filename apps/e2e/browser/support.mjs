@@ -1,0 +1,156 @@
+/* global window, document */
+// What the browser specs (apps/e2e/browser/*.mjs) share: the headless Chromium they drive, the
+// watchers that turn a CSP violation, a console or page error or a third-party request into a
+// problem, screenshots, step logging, and sign-up / sign-in through the app's own screens. Each
+// spec keeps its own base URL, problems array and accounts and passes them in.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+/** Flags for a quiet headless Chromium in a container: no sandbox, no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Chromium (or CHROMIUM_PATH), headless, with CHROMIUM_ARGS. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** BASE_URL (scripts/browser-e2e.mjs sets it) without a trailing slash. */
+export function baseUrl() {
+  return (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+}
+
+/** OUT_DIR (or the spec's default), created: where screenshots and downloads go. */
+export function outDir(fallback) {
+  const dir = process.env.OUT_DIR ?? fallback;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** `step(name)` logs a bullet; with `started` (ms), each bullet carries the seconds since then. */
+export function stepLogger(started) {
+  return started === undefined
+    ? (name) => console.log(`• ${name}`)
+    : (name) => console.log(`• ${((Date.now() - started) / 1000).toFixed(1)} s: ${name}`);
+}
+
+/** `shot(page, name, fullPage = true)` saves `<dir>/<prefix><name>.png` and logs its path. */
+export function screenshotter(dir, prefix = '') {
+  return async (page, name, fullPage = true) => {
+    const file = join(dir, `${prefix}${name}.png`);
+    await page.screenshot({ path: file, fullPage });
+    console.log(`  screenshot ${file}`);
+  };
+}
+
+/**
+ * Records every CSP violation of the context's pages in `window.__csp` (read back with
+ * cspViolations): a blocked resource may never reach the console.
+ */
+export async function recordCsp(context) {
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+}
+
+/** The CSP violations recordCsp saw in this page so far. */
+export function cspViolations(page) {
+  return page.evaluate(() => window.__csp ?? []);
+}
+
+/**
+ * Pushes onto `problems`, prefixed with `label`: CSP messages and console errors (except those
+ * matching `allowedErrors`: by default the browser's own line for a 4xx answer, which the specs
+ * provoke), page errors, and (with `base`) any request that leaves the app's origin.
+ */
+export function watch(
+  page,
+  { label, problems, base, allowedErrors = /status of 4\d\d/, consoleErrors = true },
+) {
+  const prefix = label ? `${label}: ` : '';
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${prefix}CSP: ${text}`);
+    else if (consoleErrors && msg.type() === 'error' && !allowedErrors.test(text))
+      problems.push(`${prefix}console error: ${text}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${prefix}page error: ${e.message}`));
+  if (base === undefined) return;
+  const origin = new URL(base).origin;
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
+      problems.push(`${prefix}third-party: ${url}`);
+  });
+}
+
+/**
+ * A browser context of its own (no storage shared with any other), at 1280×900 with reduced motion
+ * (no transition caught halfway in a screenshot) unless `contextOptions` say otherwise, recording
+ * CSP violations, and its first page watched as `label`.
+ */
+export async function newWatchedPage(browser, { label, problems, base, ...contextOptions }) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    ...contextOptions,
+  });
+  await recordCsp(context);
+  const page = await context.newPage();
+  watch(page, { label, problems, base });
+  return { context, page };
+}
+
+/** Fills every field of the sign-up form (`confirm` defaults to the password); does not submit. */
+export async function fillSignUp(page, { username, email, phone, password, confirm = password }) {
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Phone number', { exact: true }).fill(phone);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(confirm);
+}
+
+/** After Create account: the recovery kit, shown once before the vault, saved; then the vault. */
+export async function passRecoveryKit(page) {
+  await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+}
+
+/** A new account through /register (account: username, email, phone, password), up to the vault. */
+export async function signUp(page, base, account) {
+  await page.goto(`${base}/register`);
+  await fillSignUp(page, account);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await passRecoveryKit(page);
+}
+
+/** Identifier and password on the sign-in screen shown, then Sign in; what follows is the caller's. */
+export async function submitSignIn(page, identifier, password) {
+  await page.getByLabel('Username, email or phone', { exact: true }).fill(identifier);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Prints the problems and fails the run (exit code 1) when there are any; otherwise says so. */
+export function reportProblems(problems) {
+  if (problems.length) {
+    console.log('PROBLEMS:\n' + problems.join('\n'));
+    process.exitCode = 1;
+  } else console.log('OK, no problems');
+}
