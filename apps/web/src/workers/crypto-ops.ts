@@ -13,6 +13,8 @@ import {
   rewrapNoteKey,
   rewrapVaultKey,
   unlockVault,
+  unwrapFileKey,
+  unwrapNoteKey,
   validateKdfParams,
   VaultCryptoError,
   type KdfParams,
@@ -249,6 +251,12 @@ export class CryptoOps implements CryptoService, AccountCryptoService, RecoveryC
     const rewrapped: LegacyItemKey[] = [];
     const skipped: string[] = [];
     for (const item of items) {
+      // Already under the current key (the legacy key may open it too if the two are the same):
+      // nothing to move, and re-sealing it would only churn the server.
+      if (await opensUnder(currentVaultKey, item)) {
+        skipped.push(item.id);
+        continue;
+      }
       try {
         const rewrap = item.kind === 'note' ? rewrapNoteKey : rewrapFileKey;
         const wrappedKey = await rewrap(oldVaultKey, currentVaultKey, item.id, item.wrappedKey);
@@ -259,5 +267,16 @@ export class CryptoOps implements CryptoService, AccountCryptoService, RecoveryC
       }
     }
     return { rewrapped, skipped };
+  }
+}
+
+/** Whether an item key opens under `vaultKey` (its AAD binds it to the item's id and kind). */
+async function opensUnder(vaultKey: CryptoKey, item: LegacyItemKey): Promise<boolean> {
+  try {
+    if (item.kind === 'note') await unwrapNoteKey(vaultKey, item.id, item.wrappedKey);
+    else await unwrapFileKey(vaultKey, item.id, item.wrappedKey);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,8 +1,10 @@
 // @vitest-environment node
 import {
   createAccount,
+  decryptFileMetadata,
   decryptNote,
   deriveAnswersAuth,
+  encryptFileMetadata,
   encryptNote,
   isVaultCryptoError,
   newItemId,
@@ -107,6 +109,30 @@ describe('CryptoOps recovery operations (real @vault/crypto)', () => {
     expect(result.rewrapped).toHaveLength(1);
     const moved = { ...oldNote, wrappedDEK: result.rewrapped[0]!.wrappedKey };
     await expect(decryptNote(current.vaultKey, moved)).resolves.toMatchObject({ title: 'old' });
+  });
+
+  it('legacy keys: files move too; a key that also opens under the current vault key is left alone', async () => {
+    const ops = new CryptoOps({ kdfParams: FLOOR });
+    const old = await createAccount('Old-horse-11', { kdfParams: FLOOR });
+    const current = await ops.createResetMaterial('New-horse-22');
+    const fileId = newItemId();
+    const meta = await encryptFileMetadata(old.vaultKey, fileId, {
+      name: 'a.txt',
+      mimeType: 'text/plain',
+      tags: [],
+    });
+    const file = { kind: 'file' as const, id: fileId, wrappedKey: meta.wrappedKey };
+
+    const moved = await ops.rewrapLegacyItems('Old-horse-11', old, current.vaultKey, [file]);
+    expect(moved.skipped).toEqual([]);
+    const rewrapped = { ...meta, wrappedKey: moved.rewrapped[0]!.wrappedKey };
+    await expect(decryptFileMetadata(current.vaultKey, fileId, rewrapped)).resolves.toMatchObject({
+      name: 'a.txt',
+    });
+
+    // The "legacy" key is the current one: everything already opens under it, nothing is re-sealed.
+    const same = await ops.rewrapLegacyItems('Old-horse-11', old, old.vaultKey, [file]);
+    expect(same).toEqual({ rewrapped: [], skipped: [fileId] });
   });
 
   it('the worker dispatch runs the recovery operations', async () => {

@@ -2,7 +2,6 @@ import {
   deletedNoteListResponseSchema,
   fileListResponseSchema,
   noteListResponseSchema,
-  noteResponseSchema,
   type FileDto,
   type NoteDto,
 } from '@vault/contracts';
@@ -28,16 +27,15 @@ export async function listAllFiles(api: ApiClient): Promise<FileDto[]> {
 }
 
 /**
- * PUT /api/notes/{id} with the note's sealed fields as they are and its key re-wrapped under the
- * current vault key. The fields' AAD binds them to the note id, not to the wrapped key, so they stay
- * valid; the notes API has no call that updates the wrapped key alone.
+ * PUT /api/notes/{id}/key → 204: only the note's wrapped key changes (active or in the trash), its
+ * sealed fields and updatedAt stay. The fields' AAD binds them to the note id, not to the wrapped
+ * key, so they stay valid under the re-wrapped key.
  */
-export async function putRewrappedNote(api: ApiClient, note: NoteDto, wrappedDEK: string): Promise<NoteDto> {
-  const data = await api.put<unknown>(`/notes/${encodeURIComponent(note.id)}`, {
-    title: note.title,
-    content: note.content,
-    tags: note.tags,
-    wrappedDEK,
-  });
-  return parseResponse(noteResponseSchema, data).note;
+export async function putNoteKey(api: ApiClient, id: string, wrappedDEK: string): Promise<void> {
+  await api.put(`/notes/${encodeURIComponent(id)}/key`, { wrappedDEK });
+}
+
+/** PUT /api/files/{id}/key → 204: only the file's wrapped key changes (active or in the trash). */
+export async function putFileKey(api: ApiClient, id: string, wrappedKey: string): Promise<void> {
+  await api.put(`/files/${encodeURIComponent(id)}/key`, { wrappedKey });
 }

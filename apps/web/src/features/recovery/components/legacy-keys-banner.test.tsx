@@ -1,4 +1,11 @@
-import { createAccount, encryptFileMetadata, newItemId, type CreatedAccount } from '@vault/crypto';
+import {
+  createAccount,
+  decryptFileMetadata,
+  decryptNote,
+  encryptFileMetadata,
+  newItemId,
+  type CreatedAccount,
+} from '@vault/crypto';
 import type { FileDto } from '@vault/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -16,10 +23,23 @@ const FLOOR = { kdf: 'argon2id' as const, memoryKiB: 19456, iterations: 2, paral
 const OLD_PASSWORD = 'Old-horse-11';
 const LEGACY_ID = '0b6f8f8e-5d1a-4f6e-9a51-3c2d1e0f9a8b';
 
-/** The notes API plus the legacy-keys and file-list calls the unlock makes. */
+/** The notes API plus the legacy-keys, file-list and key re-wrap calls the unlock makes. */
 class LegacyApi extends FakeNotesApi {
   keys: LegacyKey[] = [];
   files: FileDto[] = [];
+  deletedFiles: FileDto[] = [];
+
+  /** Every PUT .../key request, as `kind:id`. */
+  rewraps(): string[] {
+    return this.requests
+      .filter((r) => r.method === 'PUT' && r.path.endsWith('/key'))
+      .map((r) => `${r.path.split('/')[2] === 'notes' ? 'note' : 'file'}:${r.path.split('/')[3]}`);
+  }
+
+  deleteKeyCalls(): number {
+    return this.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/api/auth/legacy-keys'))
+      .length;
+  }
 
   protected override handle(route: string, req: { method: string; path: string; body: unknown }): Response {
     if (route === 'GET /api/auth/legacy-keys') return json(200, { keys: this.keys });
@@ -29,7 +49,21 @@ class LegacyApi extends FakeNotesApi {
       return json(204);
     }
     if (route === 'GET /api/files') return json(200, { files: this.files });
-    if (route === 'GET /api/files/deleted') return json(200, { files: [] });
+    if (route === 'GET /api/files/deleted') return json(200, { files: this.deletedFiles });
+    const id = req.path.split('/')[3];
+    if (route === 'PUT /api/notes/:id/key') {
+      // Only the wrapped key changes, in the trash too; updatedAt stays (as the notes service does).
+      const note = [...this.active, ...this.deleted].find((n) => n.id === id);
+      if (!note) return json(404, { error: 'Note not found', code: 'NOT_FOUND' });
+      note.wrappedDEK = (req.body as { wrappedDEK: string }).wrappedDEK;
+      return json(204);
+    }
+    if (req.method === 'PUT' && req.path.startsWith('/api/files/') && req.path.endsWith('/key')) {
+      const file = [...this.files, ...this.deletedFiles].find((f) => f.id === id);
+      if (!file) return json(404, { error: 'File not found', code: 'NOT_FOUND' });
+      file.wrappedKey = (req.body as { wrappedKey: string }).wrappedKey;
+      return json(204);
+    }
     return super.handle(route, req as never);
   }
 }
@@ -61,9 +95,13 @@ async function setup(api: LegacyApi) {
   return view;
 }
 
-async function fileUnder(key: CryptoKey): Promise<FileDto> {
+async function fileUnder(
+  key: CryptoKey,
+  name = 'old.txt',
+  deletedAt: string | null = null,
+): Promise<FileDto> {
   const id = newItemId();
-  const meta = await encryptFileMetadata(key, id, { name: 'old.txt', mimeType: 'text/plain', tags: [] });
+  const meta = await encryptFileMetadata(key, id, { name, mimeType: 'text/plain', tags: [] });
   return {
     id,
     encryptedName: meta.encryptedName,
@@ -76,7 +114,7 @@ async function fileUnder(key: CryptoKey): Promise<FileDto> {
     encryptedSize: 17,
     storageType: 'local',
     uploadedAt: '2026-06-01T00:00:00.000Z',
-    deletedAt: null,
+    deletedAt,
     virusScanned: true,
     virusScanResult: 'clean',
     hasThumbnail: false,
@@ -108,46 +146,116 @@ describe('legacy keys in the vault', () => {
     await user.type(within(dialog).getByLabelText('Old password'), 'Wrong-horse-1');
     await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Incorrect password'));
-    expect(api.calls('PUT /api/notes/:id')).toHaveLength(0);
+    expect(api.rewraps()).toEqual([]);
 
     await user.clear(within(dialog).getByLabelText('Old password'));
     await user.type(within(dialog).getByLabelText('Old password'), OLD_PASSWORD);
     await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
-    expect(await screen.findByText('Unlocked 1 note.')).toBeTruthy();
+    expect(await screen.findByText('Unlocked 1 note and 0 files.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'From before' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Locked note' })).toBeNull();
     expect(screen.queryByText(LEGACY_TEXT.banner)).toBeNull();
 
-    // Only the wrapped key changed: the sealed fields went back as they were.
-    const [put] = api.calls('PUT /api/notes/:id');
-    const before = api.active[0]!;
-    expect(put?.body).toMatchObject({ title: before.title, content: before.content, tags: before.tags });
+    // Only the wrapped key was sent: no sealed field, no note update.
+    const [put] = api.calls('PUT /api/notes/:id/key');
+    expect(Object.keys(put?.body as object)).toEqual(['wrappedDEK']);
+    expect(api.calls('PUT /api/notes/:id')).toHaveLength(0);
     expect(
       api.requests.filter((r) => r.method === 'DELETE' && r.path === `/api/auth/legacy-keys/${LEGACY_ID}`),
     ).toHaveLength(1);
     expect(JSON.stringify(api.requests)).not.toContain(OLD_PASSWORD);
   });
 
-  it('keeps the legacy key while a trashed note or a file still needs it, and says so', async () => {
+  it('moves trashed notes and files (active and trashed) too, skips what the current key opens, then deletes the key', async () => {
     const a = await old();
     const api = new LegacyApi(
       [await sealNote(a.vaultKey, { title: 'Active old' })],
       [await sealNote(a.vaultKey, { title: 'Binned old' }, { deletedAt: '2026-06-02T00:00:00.000Z' })],
     );
     api.keys = [await legacyKey()];
-    api.files = [await fileUnder(a.vaultKey)];
-    const { user } = await setup(api);
+    api.files = [await fileUnder(a.vaultKey, 'old.txt')];
+    api.deletedFiles = [await fileUnder(a.vaultKey, 'binned.txt', '2026-06-03T00:00:00.000Z')];
+    const { user, vaultKey } = await setup(api);
+    // Made after the reset: already under the current key, so not sent again.
+    const fresh = await fileUnder(vaultKey, 'new.txt');
+    api.files.push(fresh);
+    const freshKey = fresh.wrappedKey;
+
     await user.click(await screen.findByRole('button', { name: 'Unlock' }));
     const dialog = screen.getByRole('dialog');
     await user.type(within(dialog).getByLabelText('Old password'), OLD_PASSWORD);
     await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
-    const done = await screen.findByText(/^Unlocked 1 note\./);
-    expect(done.textContent).toContain('1 note in the trash stays locked');
-    expect(done.textContent).toContain('1 file stays locked');
+
+    expect(await screen.findByText('Unlocked 2 notes (1 in the trash) and 2 files.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Active old' })).toBeTruthy();
+    expect(api.rewraps().sort()).toEqual(
+      [
+        `note:${api.active[0]!.id}`,
+        `note:${api.deleted[0]!.id}`,
+        `file:${api.files[0]!.id}`,
+        `file:${api.deletedFiles[0]!.id}`,
+      ].sort(),
+    );
+    expect(fresh.wrappedKey).toBe(freshKey);
+    // Everything now opens under the current vault key.
+    await expect(decryptNote(vaultKey, api.deleted[0]!)).resolves.toMatchObject({ title: 'Binned old' });
+    await expect(decryptFileMetadata(vaultKey, api.files[0]!.id, api.files[0]!)).resolves.toMatchObject({
+      name: 'old.txt',
+    });
+    await expect(
+      decryptFileMetadata(vaultKey, api.deletedFiles[0]!.id, api.deletedFiles[0]!),
+    ).resolves.toMatchObject({ name: 'binned.txt' });
+    expect(api.deleteKeyCalls()).toBe(1);
+    expect(screen.queryByText(LEGACY_TEXT.banner)).toBeNull();
+  });
+
+  it('keeps the legacy key while a re-wrap could not be saved, and says so; the next unlock finishes', async () => {
+    const a = await old();
+    const api = new LegacyApi([await sealNote(a.vaultKey, { title: 'Active old' })]);
+    api.keys = [await legacyKey()];
+    api.files = [await fileUnder(a.vaultKey)];
+    const fileId = api.files[0]!.id;
+    api.fail(`PUT /api/files/${fileId}/key`, 503, 'Service unavailable');
+    const { user } = await setup(api);
+
+    await user.click(await screen.findByRole('button', { name: 'Unlock' }));
+    let dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Old password'), OLD_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
     expect(
-      api.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/api/auth/legacy-keys')),
-    ).toHaveLength(0);
+      await screen.findByText(
+        'Unlocked 1 note and 0 files. 1 item could not be saved: unlock again to finish.',
+      ),
+    ).toBeTruthy();
+    expect(api.deleteKeyCalls()).toBe(0);
+    expect(screen.getByText(LEGACY_TEXT.banner)).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Unlock' }));
+    dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Old password'), OLD_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('Unlocked 0 notes and 1 file.')).toBeTruthy();
+    expect(api.deleteKeyCalls()).toBe(1);
+    expect(screen.queryByText(LEGACY_TEXT.banner)).toBeNull();
+  });
+
+  it('keeps the legacy key when the files cannot be listed', async () => {
+    const a = await old();
+    const api = new LegacyApi([await sealNote(a.vaultKey, { title: 'Active old' })]);
+    api.keys = [await legacyKey()];
+    api.fail('GET /api/files', 503, 'Service unavailable');
+    const { user } = await setup(api);
+
+    await user.click(await screen.findByRole('button', { name: 'Unlock' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Old password'), OLD_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(
+      await screen.findByText(
+        'Unlocked 1 note and 0 files. Your files could not be checked: unlock again to move them too.',
+      ),
+    ).toBeTruthy();
+    expect(api.deleteKeyCalls()).toBe(0);
     expect(screen.getByText(LEGACY_TEXT.banner)).toBeTruthy();
   });
 });

@@ -5,9 +5,11 @@ import { Dialog } from '../../../components/dialog';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
+import { filesChanged } from '../../files/api/invalidate';
+import { existingFilesStore } from '../../files/state/files-registry';
 import { notesChanged } from '../../notes/api/invalidate';
 import { useNotesStore } from '../../notes/state/use-notes';
-import { useSession } from '../../auth/state/session-context';
+import { useSession, useSessionStore } from '../../auth/state/session-context';
 import { getLegacyKeys, type LegacyKey } from '../api/legacy-keys';
 import { useRecoveryCrypto } from '../state/use-recovery-crypto';
 import {
@@ -24,19 +26,25 @@ export const LEGACY_TEXT = {
   failed: 'Failed to unlock your items',
 } as const;
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 function summary(r: LegacyUnlockResult): string {
-  const parts = [`Unlocked ${r.unlocked.length} ${r.unlocked.length === 1 ? 'note' : 'notes'}.`];
-  if (r.lockedInTrash > 0) {
+  const notes = r.unlocked.length + r.unlockedInTrash;
+  const parts: string[] = [];
+  if (notes + r.unlockedFiles === 0 && r.failed === 0 && !r.filesUnavailable) {
+    parts.push('Nothing was left to unlock.');
+  } else {
+    const trash = r.unlockedInTrash > 0 ? ` (${r.unlockedInTrash} in the trash)` : '';
     parts.push(
-      `${r.lockedInTrash} ${r.lockedInTrash === 1 ? 'note in the trash stays' : 'notes in the trash stay'} locked: restore ${r.lockedInTrash === 1 ? 'it' : 'them'} and unlock again.`,
+      `Unlocked ${plural(notes, 'note', 'notes')}${trash} and ${plural(r.unlockedFiles, 'file', 'files')}.`,
     );
   }
-  if (r.lockedFiles > 0) {
-    parts.push(
-      `${r.lockedFiles} ${r.lockedFiles === 1 ? 'file stays' : 'files stay'} locked: files cannot be moved to your new key yet, so your old password stays needed for them.`,
-    );
+  if (r.failed > 0) {
+    parts.push(`${plural(r.failed, 'item', 'items')} could not be saved: unlock again to finish.`);
   }
-  if (r.failed > 0) parts.push(`${r.failed} could not be saved: try again.`);
+  if (r.filesUnavailable) {
+    parts.push('Your files could not be checked: unlock again to move them too.');
+  }
   return parts.join(' ');
 }
 
@@ -50,6 +58,7 @@ export function LegacyKeysBanner() {
   const crypto = useRecoveryCrypto();
   const cache = useQueryCache();
   const store = useNotesStore();
+  const session = useSessionStore();
   const { vaultKey } = useSession();
   const [keys, setKeys] = useState<LegacyKey[]>([]);
   const [open, setOpen] = useState(false);
@@ -92,9 +101,14 @@ export function LegacyKeysBanner() {
     setBusy(true);
     try {
       const result = await unlockLegacyItems({ api, crypto, vaultKey, keys, password });
-      // The updated notes decrypt again under the current key and take their place in the list.
+      // The re-wrapped notes decrypt again under the current key and take their place in the list;
+      // the trash and the files (active and trashed) are fetched again where shown.
       await Promise.all(result.unlocked.map((note) => store?.insertSealed(note)));
-      notesChanged(cache, { trash: false });
+      notesChanged(cache, { trash: result.unlockedInTrash > 0 });
+      if (result.unlockedFiles > 0) {
+        filesChanged(cache);
+        void existingFilesStore(session)?.refresh();
+      }
       setDone(summary(result));
       setKeys((all) => all.filter((k) => !result.deletedKeys.includes(k.id)));
       setOpen(false);

@@ -6,17 +6,19 @@ import {
   type RecoveryCryptoService,
 } from '../../../workers/crypto-service';
 import { deleteLegacyKey, type LegacyKey } from '../api/legacy-keys';
-import { listAllFiles, listAllNotes, putRewrappedNote } from '../api/legacy-items';
+import { listAllFiles, listAllNotes, putFileKey, putNoteKey } from '../api/legacy-items';
 
 export interface LegacyUnlockResult {
-  /** Active notes now under the current vault key (the answers of the updates). */
+  /** Active notes now under the current vault key (as listed, with their re-wrapped key). */
   unlocked: NoteDto[];
-  /** Notes in the trash that the old key opens: the notes API updates active notes only. */
-  lockedInTrash: number;
-  /** Files that the old key opens: the files API has no call to replace a file's wrapped key. */
-  lockedFiles: number;
-  /** Notes whose update failed (network, server): tried again next time. */
+  /** Notes in the trash now under the current vault key. */
+  unlockedInTrash: number;
+  /** Files (active or in the trash) now under the current vault key. */
+  unlockedFiles: number;
+  /** Items whose re-wrap could not be saved (network, server): tried again next time. */
   failed: number;
+  /** The file lists could not be read: files wait for the next unlock, and no key is deleted. */
+  filesUnavailable: boolean;
   /** Legacy keys deleted because nothing is left under them. */
   deletedKeys: string[];
 }
@@ -28,14 +30,16 @@ export class WrongOldPasswordError extends Error {
   }
 }
 
-/** How many note updates run at once. */
+/** How many key updates run at once. */
 const CONCURRENCY = 4;
 
 /**
  * Unlocks what an access reset left locked (crypto-protocol "Recovery"): the old password opens
- * each legacy vault key it belongs to, the worker moves every item key that key opens under the
- * current vault key, the notes are saved with their re-wrapped key, and a legacy key is deleted only
- * when nothing it opens is left behind (a trashed note or a file would otherwise be lost for good).
+ * each legacy vault key it belongs to; the worker moves every item key that opens under that key
+ * (and not under the current one) to the current vault key; each note (active or in the trash) and
+ * each file (active or in the trash) gets its new wrapped key through PUT /notes/{id}/key and
+ * PUT /files/{id}/key. A legacy key is deleted only when nothing it opens is left behind: every
+ * re-wrap saved, and the file lists read (an item left under a deleted key would be lost for good).
  */
 export async function unlockLegacyItems(input: {
   api: ApiClient;
@@ -46,10 +50,9 @@ export async function unlockLegacyItems(input: {
 }): Promise<LegacyUnlockResult> {
   const { api, crypto, vaultKey, keys, password } = input;
   const { active, deleted } = await listAllNotes(api);
-  // Without the file list nothing can be deleted safely; the notes can still be moved.
+  // Without the file lists nothing can be deleted safely; the notes can still be moved.
   const files = await listAllFiles(api).catch(() => null);
-  const notesById = new Map(active.map((n) => [n.id, n]));
-  const trashIds = new Set(deleted.map((n) => n.id));
+  const activeById = new Map(active.map((n) => [n.id, n]));
   let remaining: LegacyItemKey[] = [
     ...active.map((n) => ({ kind: 'note' as const, id: n.id, wrappedKey: n.wrappedDEK })),
     ...deleted.map((n) => ({ kind: 'note' as const, id: n.id, wrappedKey: n.wrappedDEK })),
@@ -57,9 +60,10 @@ export async function unlockLegacyItems(input: {
   ];
   const result: LegacyUnlockResult = {
     unlocked: [],
-    lockedInTrash: 0,
-    lockedFiles: 0,
+    unlockedInTrash: 0,
+    unlockedFiles: 0,
     failed: 0,
+    filesUnavailable: files === null,
     deletedKeys: [],
   };
   let opened = 0;
@@ -84,29 +88,29 @@ export async function unlockLegacyItems(input: {
     remaining = remaining.filter((r) => !movedIds.has(r.id));
     let complete = files !== null;
 
-    const activeMoves = moved.filter((m) => m.kind === 'note' && !trashIds.has(m.id) && notesById.has(m.id));
-    for (const m of moved) {
-      if (m.kind === 'file') {
-        result.lockedFiles++;
-        complete = false;
-      } else if (trashIds.has(m.id)) {
-        result.lockedInTrash++;
-        complete = false;
-      }
-    }
-    for (let i = 0; i < activeMoves.length; i += CONCURRENCY) {
+    for (let i = 0; i < moved.length; i += CONCURRENCY) {
+      const slice = moved.slice(i, i + CONCURRENCY);
       const outcomes = await Promise.allSettled(
-        activeMoves
-          .slice(i, i + CONCURRENCY)
-          .map((m) => putRewrappedNote(api, notesById.get(m.id)!, m.wrappedKey)),
+        slice.map((m) =>
+          m.kind === 'note' ? putNoteKey(api, m.id, m.wrappedKey) : putFileKey(api, m.id, m.wrappedKey),
+        ),
       );
-      for (const o of outcomes) {
-        if (o.status === 'fulfilled') result.unlocked.push(o.value);
-        else {
+      outcomes.forEach((o, j) => {
+        const m = slice[j]!;
+        if (o.status === 'rejected') {
+          // Even a 404 (purged since the lists were read) keeps the key: the next unlock lists
+          // again and then finds nothing left, whereas guessing wrong would lose an item for good.
           result.failed++;
           complete = false;
+          return;
         }
-      }
+        if (m.kind === 'file') result.unlockedFiles++;
+        else {
+          const note = activeById.get(m.id);
+          if (note) result.unlocked.push({ ...note, wrappedDEK: m.wrappedKey });
+          else result.unlockedInTrash++;
+        }
+      });
     }
     if (complete) {
       await deleteLegacyKey(api, key.id);
