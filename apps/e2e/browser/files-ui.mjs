@@ -10,18 +10,27 @@
 //   BASE_URL=… DATABASE_URL=… STORAGE_LOCAL_ROOT=… node apps/e2e/browser/files-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
+import {
+  baseUrl,
+  cspViolations,
+  launchChromium,
+  newWatchedPage,
+  outDir,
+  reportProblems,
+  screenshotter,
+  signUp,
+  stepLogger,
+} from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/files-ui-shots';
+const BASE = baseUrl();
 const { DATABASE_URL, STORAGE_LOCAL_ROOT } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, STORAGE_LOCAL_ROOT }))
   if (!value) throw new Error(`${name} is required (scripts/browser-e2e.mjs passes it)`);
-mkdirSync(OUT, { recursive: true });
+const OUT = outDir('.data/files-ui-shots');
 const id = randomBytes(3).toString('hex');
 const account = {
   username: `files_${id}`,
@@ -30,29 +39,8 @@ const account = {
   password: `Files-${id}-Pass1`,
 };
 const problems = [];
-const step = (s) => console.log(`• ${s}`);
-
-async function shot(page, name, fullPage = true) {
-  const file = join(OUT, `${name}.png`);
-  await page.screenshot({ path: file, fullPage });
-  console.log(`  screenshot ${file}`);
-}
-
-function watch(page, label) {
-  const origin = new URL(BASE).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
-      problems.push(`${label}: console error: ${text}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      problems.push(`${label}: third-party: ${url}`);
-  });
-}
+const step = stepLogger();
+const shot = screenshotter(OUT);
 
 // ---- the files ----------------------------------------------------------------------------------
 
@@ -203,59 +191,33 @@ const openTrash = async (page) => {
 
 // ---- the run ------------------------------------------------------------------------------------
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 const db = new pg.Client({ connectionString: DATABASE_URL });
 await db.connect();
 const started = Date.now();
 try {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
+  const { page } = await newWatchedPage(browser, {
+    label: 'main',
+    problems,
+    base: BASE,
     acceptDownloads: true,
-  });
-  await context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
     // Headless Chromium has no save-file picker UI: the app's other path (the plaintext collected
     // in memory, saved as a Blob link: a `download` event here) is the one taken, as in Firefox
     // and Safari.
-    try {
-      delete Window.prototype.showSaveFilePicker;
-      delete window.showSaveFilePicker;
-    } catch {
-      /* not present */
-    }
+    initScript: () => {
+      try {
+        delete Window.prototype.showSaveFilePicker;
+        delete window.showSaveFilePicker;
+      } catch {
+        /* not present */
+      }
+    },
   });
-  const page = await context.newPage();
-  watch(page, 'main');
   const downloads = [];
   page.on('download', (d) => downloads.push(d));
 
   step('sign up');
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  // The recovery kit is shown once after sign-up, before the vault.
-  await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  await signUp(page, BASE, account);
 
   step('open File Vault');
   await openFiles(page);
@@ -456,14 +418,11 @@ try {
   await page.waitForTimeout(500);
   assert.equal(downloads.length, before, 'no download was offered for the tampered file');
 
-  const csp = await page.evaluate(() => window.__csp);
+  const csp = await cspViolations(page);
   if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
 } finally {
   await browser.close();
   await db.end();
 }
 console.log(`files-ui: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-if (problems.length) {
-  console.log('PROBLEMS:\n' + problems.join('\n'));
-  process.exitCode = 1;
-} else console.log('OK, no problems');
+reportProblems(problems);

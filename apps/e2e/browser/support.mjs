@@ -102,17 +102,23 @@ export function watch(
 /**
  * A browser context of its own (no storage shared with any other), at 1280×900 with reduced motion
  * (no transition caught halfway in a screenshot) unless `contextOptions` say otherwise, recording
- * CSP violations, and its first page watched as `label`.
+ * CSP violations, and its first page watched as `label` (see watch for `allowedErrors`).
+ * `initScript`, when given, runs in every page of the context before the app's own scripts (added
+ * before the page opens, so that it is in force from the first navigation).
  */
-export async function newWatchedPage(browser, { label, problems, base, ...contextOptions }) {
+export async function newWatchedPage(
+  browser,
+  { label, problems, base, allowedErrors, initScript, ...contextOptions },
+) {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     reducedMotion: 'reduce',
     ...contextOptions,
   });
   await recordCsp(context);
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
-  watch(page, { label, problems, base });
+  watch(page, { label, problems, base, allowedErrors });
   return { context, page };
 }
 
