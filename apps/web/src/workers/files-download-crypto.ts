@@ -40,8 +40,9 @@ export interface FetchDecryptHandlers {
   /** Stored bytes received so far; `done` once the object has ended. */
   onReceived(bytes: number, done: boolean): void;
   /**
-   * Writes the next piece of verified plaintext (pieces come in order, one at a time); resolves
-   * true when the piece's buffer is free again (the worker reuses it), false when it is kept.
+   * Writes the next piece of verified plaintext. Pieces come in order and a piece may arrive
+   * before the previous write finished: the write must be started (queued) before this returns.
+   * Resolves true when the piece's buffer is free again (the worker reuses it), false when kept.
    */
   onPiece(piece: Uint8Array<ArrayBuffer>): Promise<boolean>;
 }
@@ -311,20 +312,23 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
             handlers.onReceived(message.bytes, message.done);
             return;
           case 'piece': {
+            if (settled) return;
             const data = message.data;
-            writes = writes.then(async () => {
-              if (settled) return;
-              let reuse: boolean;
-              try {
-                reuse = await handlers.onPiece(new Uint8Array(data));
-              } catch (error) {
+            // The write starts at once (a sink queues writes in order, so the next piece need not
+            // wait for this one to reach the disk); the ack waits until it is written.
+            const written = handlers.onPiece(new Uint8Array(data));
+            const acked = written.then(
+              (reuse) => {
+                if (reuse) send({ id, op: 'ack', buffer: data }, [data]);
+                else send({ id, op: 'ack' });
+              },
+              (error: unknown) => {
                 send({ id, op: 'cancel' });
                 finish(new FetchDecryptSinkError(error));
                 throw error;
-              }
-              if (reuse) send({ id, op: 'ack', buffer: data }, [data]);
-              else send({ id, op: 'ack' });
-            });
+              },
+            );
+            writes = writes.then(() => acked);
             writes.catch(() => undefined);
             return;
           }

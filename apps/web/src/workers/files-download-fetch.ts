@@ -19,7 +19,7 @@ import { DECRYPT_BATCH_BYTES, openFileKey } from './files-download-ops';
 export type FetchDecryptPost = (message: FilesDownloadResponse, transfer?: Transferable[]) => void;
 
 /** Pieces sent and not yet written by the page. */
-const PIECES_IN_FLIGHT = 2;
+const PIECES_IN_FLIGHT = 3;
 
 class FetchJob {
   readonly controller = new AbortController();

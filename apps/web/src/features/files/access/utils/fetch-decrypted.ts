@@ -262,6 +262,7 @@ async function fetchInWorker(
         report('downloading', percentOf(received, options.encryptedSize));
     },
     async onPiece(piece) {
+      // Called again before this write ends: DiskSink and MemorySink both queue in order.
       await sink.write(piece);
       written += piece.byteLength;
       if (sourceDone || received >= options.encryptedSize)
