@@ -1,4 +1,4 @@
-/* global document, window */
+/* global document */
 // The Settings screen in headless Chromium against a running stack (scripts/browser-e2e.mjs starts
 // one): two-step verification set up by reading the QR code the page drew (its pixels decoded with
 // jsQR, the code computed with otplib), the backup codes shown once and downloaded; security
@@ -13,15 +13,24 @@
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/settings-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { generate } from 'otplib';
-import { chromium } from 'playwright-core';
+import {
+  baseUrl,
+  cspViolations,
+  launchChromium,
+  newWatchedPage,
+  outDir,
+  screenshotter,
+  signUp,
+  stepLogger,
+  submitSignIn,
+} from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/settings-ui-shots';
-mkdirSync(OUT, { recursive: true });
+const BASE = baseUrl();
+const OUT = outDir('.data/settings-ui-shots');
 const id = randomBytes(3).toString('hex');
 const account = {
   username: `settings_${id}`,
@@ -36,29 +45,8 @@ const note = {
   content: 'Train to Lyon on Friday 08:12, seat 42, then the museum of miniatures.',
 };
 const problems = [];
-const step = (s) => console.log(`• ${s}`);
-
-async function shot(page, name) {
-  const file = join(OUT, `settings-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`  screenshot ${file}`);
-}
-
-function watch(page, label) {
-  const origin = new URL(BASE).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
-      problems.push(`${label}: console error: ${text}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      problems.push(`${label}: third-party: ${url}`);
-  });
-}
+const step = stepLogger();
+const shot = screenshotter(OUT, 'settings-');
 
 const nav = (page) => page.getByRole('navigation', { name: 'Main' });
 
@@ -66,22 +54,6 @@ const nav = (page) => page.getByRole('navigation', { name: 'Main' });
 async function openSettings(page, tab) {
   await nav(page).getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('tab', { name: tab }).click();
-}
-
-/** Sign-up, passing the recovery kit step when the app shows one. */
-async function signUp(page) {
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  const vault = page.getByRole('heading', { name: 'Personal Vault' });
-  const kit = page.getByRole('button', { name: 'I have saved it' });
-  await vault.or(kit).first().waitFor({ timeout: 30_000 });
-  if (await kit.isVisible()) await kit.click();
-  await vault.waitFor({ timeout: 30_000 });
 }
 
 /** The QR code's pixels, read from a canvas it is drawn on in the page, decoded here with jsQR. */
@@ -106,55 +78,25 @@ async function readQrCode(page) {
 }
 
 /** A browser context of its own (nothing shared with the first), watched like the first. */
-async function newContextPage(label) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-  await ctx.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  const p = await ctx.newPage();
-  watch(p, label);
-  return { ctx, page: p };
-}
+const newContextPage = (label) => newWatchedPage(browser, { label, problems, base: BASE });
 
 async function readDownload(download) {
   const path = await download.path();
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
+  const { page } = await newWatchedPage(browser, {
+    label: 'main',
+    problems,
+    base: BASE,
     acceptDownloads: true,
   });
-  await context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  const page = await context.newPage();
-  watch(page, 'main');
   const pagesToCheck = [page];
 
   step('sign up and write a note');
-  await signUp(page);
+  await signUp(page, BASE, account);
   await page.getByRole('button', { name: 'New Note' }).click();
   const editor = page.getByRole('dialog');
   await editor.getByLabel('Title', { exact: true }).fill(note.title);
@@ -281,9 +223,7 @@ try {
   step('sign out, sign in with the new password and a backup code; the note still decrypts');
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
-  await page.getByLabel('Username, email or phone').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, account.email, account.password);
   await page.getByRole('alert').filter({ hasText: 'Invalid credentials' }).waitFor({ timeout: 30_000 });
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -341,8 +281,8 @@ try {
   await questionsRun.page.getByRole('button', { name: 'Verify answers' }).click();
   // The new-password step follows only when answersAuth matched what Settings stored.
   await questionsRun.page.getByLabel('New password', { exact: true }).waitFor({ timeout: 30_000 });
-  for (const v of await questionsRun.page.evaluate(() => window.__csp)) problems.push(`CSP: ${v}`);
-  await questionsRun.ctx.close();
+  for (const v of await cspViolations(questionsRun.page)) problems.push(`CSP: ${v}`);
+  await questionsRun.context.close();
 
   step('the recovery key made in Settings brings the vault back: new password, the note still decrypts');
   const keyRun = await newContextPage('recovery-key');
@@ -395,13 +335,10 @@ try {
   await deleteButton.click();
   await recover.getByRole('heading', { name: 'Sign in to your vault' }).waitFor({ timeout: 30_000 });
   await recover.getByText('Your account and everything in it have been deleted.').waitFor();
-  await recover.getByLabel('Username, email or phone').fill(account.email);
-  await recover.getByLabel('Password', { exact: true }).fill(recoveredPassword);
-  await recover.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(recover, account.email, recoveredPassword);
   await recover.getByRole('alert').filter({ hasText: 'Invalid credentials' }).waitFor({ timeout: 30_000 });
 
-  for (const p of pagesToCheck)
-    for (const v of await p.evaluate(() => window.__csp)) problems.push(`CSP: ${v}`);
+  for (const p of pagesToCheck) for (const v of await cspViolations(p)) problems.push(`CSP: ${v}`);
   assert.deepEqual(problems, [], problems.join('\n'));
   console.log('settings-ui: all steps passed');
 } catch (error) {
