@@ -17,14 +17,22 @@
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/signin-2fa-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { generate } from 'otplib';
-import { chromium } from 'playwright-core';
+import {
+  baseUrl,
+  cspViolations,
+  launchChromium,
+  newWatchedPage,
+  outDir,
+  reportProblems,
+  screenshotter,
+  signUp,
+  stepLogger,
+  submitSignIn,
+} from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/signin-2fa-ui-shots';
-mkdirSync(OUT, { recursive: true });
+const BASE = baseUrl();
+const OUT = outDir('.data/signin-2fa-ui-shots');
 // Another browser family than headless Chromium's: a device these accounts have never used.
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
 const EMERGENCY_MESSAGE =
@@ -34,7 +42,8 @@ const FAILURES_THAT_COUNT = 3;
 const TOTP_PERIOD = 30;
 const problems = [];
 const started = Date.now();
-const step = (s) => console.log(`• ${((Date.now() - started) / 1000).toFixed(1)} s: ${s}`);
+const step = stepLogger(started);
+const shot = screenshotter(OUT, 'signin-2fa-');
 
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
@@ -45,29 +54,6 @@ function freshAccount(tag) {
     password: `Second-${tag}-${suffix}-Pass1`,
     note: { title: `Second step ${tag} ${suffix}`, content: `Readable after the second step (${suffix}).` },
   };
-}
-
-async function shot(page, name) {
-  const file = join(OUT, `signin-2fa-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`  screenshot ${file}`);
-}
-
-function watch(page, label) {
-  const origin = new URL(BASE).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    // 4xx answers (wrong codes, the 418) are part of the test.
-    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
-      problems.push(`${label}: console error: ${text}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      problems.push(`${label}: third-party: ${url}`);
-  });
 }
 
 /** JSON over the gateway from Node (User-Agent `node`: its own device family). */
@@ -117,51 +103,17 @@ async function failedSignIns(acct, n = FAILURES_THAT_COUNT) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 const contexts = [];
 
-/** A browser context of its own (a signed-out device), watched. */
+/**
+ * A browser context of its own (a signed-out device), watched. 4xx answers (wrong codes, the 418)
+ * are part of the test: the watcher lets their console lines pass.
+ */
 async function newPage(label, options = {}) {
-  const ctx = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
-    ...options,
-  });
-  contexts.push(ctx);
-  await ctx.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  const page = await ctx.newPage();
-  watch(page, label);
+  const { context, page } = await newWatchedPage(browser, { label, problems, base: BASE, ...options });
+  contexts.push(context);
   return page;
-}
-
-async function signUp(page, acct) {
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(acct.username);
-  await page.getByLabel('Email', { exact: true }).fill(acct.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(acct.phone);
-  await page.getByLabel('Password', { exact: true }).fill(acct.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(acct.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'I have saved it' }).click();
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
 }
 
 async function createNote(page, { title, content }) {
@@ -188,9 +140,7 @@ async function expectVault(page, { title, content }) {
 /** Identifier and password on /login; the next screen is up to the caller. */
 async function submitCredentials(page, acct) {
   await page.goto(`${BASE}/login`);
-  await page.getByLabel('Username, email or phone', { exact: true }).fill(acct.username);
-  await page.getByLabel('Password', { exact: true }).fill(acct.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, acct.username, acct.password);
 }
 
 async function waitForCodeStep(page) {
@@ -264,8 +214,8 @@ try {
   const ownerB = await newPage('owner-plain');
   // Both at once: most of a sign-up is waiting for the key derivation and the server.
   await Promise.all([
-    signUp(owner, a).then(() => createNote(owner, a.note)),
-    signUp(ownerB, b).then(() => createNote(ownerB, b.note)),
+    signUp(owner, BASE, a).then(() => createNote(owner, a.note)),
+    signUp(ownerB, BASE, b).then(() => createNote(ownerB, b.note)),
   ]);
   const token = await owner.evaluate(
     () => JSON.parse(window.localStorage.getItem('vault.user') ?? '{}').token,
@@ -436,7 +386,7 @@ try {
 
   for (const ctx of contexts) {
     for (const p of ctx.pages()) {
-      const csp = await p.evaluate(() => window.__csp).catch(() => []);
+      const csp = await cspViolations(p).catch(() => []);
       if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
     }
   }
@@ -453,7 +403,4 @@ try {
   await browser.close();
 }
 
-if (problems.length) {
-  console.log('PROBLEMS:\n' + problems.join('\n'));
-  process.exitCode = 1;
-} else console.log('OK, no problems');
+reportProblems(problems);
