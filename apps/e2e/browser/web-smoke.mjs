@@ -1,4 +1,4 @@
-/* global window, document, localStorage, indexedDB */
+/* global document, localStorage, indexedDB */
 // A real-browser smoke of the web app against a running stack (headless Chromium, playwright-core):
 // the sign-up errors in the spec's order (no account created), sign up, reload → unlock (wrong
 // then right password), settings, sign out, sign in, five wrong passwords → lockout banner, a taken
@@ -10,24 +10,22 @@
 //   (OUT_DIR defaults to .data/web-smoke; the gateway must serve the built app: WEB_ROOT=apps/web/dist)
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { resolve } from 'node:path';
+import {
+  baseUrl,
+  cspViolations,
+  fillSignUp,
+  launchChromium,
+  newWatchedPage,
+  outDir,
+  passRecoveryKit,
+  screenshotter,
+  stepLogger,
+  submitSignIn,
+} from './support.mjs';
 
-const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT_DIR = resolve(process.env.OUT_DIR ?? '.data/web-smoke');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-mkdirSync(OUT_DIR, { recursive: true });
+const BASE_URL = baseUrl();
+const OUT_DIR = resolve(outDir('.data/web-smoke'));
 const id = randomBytes(3).toString('hex');
 const account = {
   username: `smoke_${id}`,
@@ -51,59 +49,21 @@ const SIGNUP_MESSAGES = {
   usernameTaken: 'Username already taken',
   emailTaken: 'Email already registered',
 };
-const step = (name) => console.log(`• ${name}`);
+const step = stepLogger();
+const shot = screenshotter(OUT_DIR);
 
-/** Records CSP violations, console errors, page errors and any request leaving the origin. */
-function watch(page, label) {
-  const origin = new URL(BASE_URL).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    else if (msg.type() === 'error' && !/status of 4\d\d|status of 503/.test(text)) {
-      problems.push(`${label}: console error: ${text}`);
-    }
+/**
+ * A watched page in a context of its own at 1280×860. A 503 (the lockout) is expected here as
+ * well as the 4xx answers.
+ */
+const newPage = (browser, { label = 'page' } = {}) =>
+  newWatchedPage(browser, {
+    label,
+    problems,
+    base: BASE_URL,
+    allowedErrors: /status of 4\d\d|status of 503/,
+    viewport: { width: 1280, height: 860 },
   });
-  page.on('pageerror', (error) => problems.push(`${label}: page error: ${error.message}`));
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
-      problems.push(`${label}: third-party request: ${url}`);
-    }
-  });
-}
-
-async function cspViolations(page) {
-  return page.evaluate(() => window.__cspViolations ?? []);
-}
-
-async function shot(page, name) {
-  const file = join(OUT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`  screenshot ${file}`);
-}
-
-async function newPage(browser, { width = 1280, height = 860, label = 'page' } = {}) {
-  // Reduced motion: the app turns its transitions off, so screenshots never catch one halfway.
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
-  await context.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  const page = await context.newPage();
-  watch(page, label);
-  return { context, page };
-}
-
-/** Fills the sign-up form; every field is set, so a state never inherits the previous one's. */
-async function fillSignup(page, { username, email, phone, password, confirm }) {
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Phone number', { exact: true }).fill(phone);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(confirm);
-}
 
 /** Waits for the one alert on the page to read exactly `message`. */
 async function expectAlert(page, message, timeout = 5_000) {
@@ -125,7 +85,7 @@ async function main() {
   assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'index.html has an inline script');
   assert.doesNotMatch(html, /<style|\sstyle=/, 'index.html has inline style');
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const browser = await launchChromium();
   try {
     const { context, page } = await newPage(browser, { label: 'main' });
 
@@ -168,7 +128,7 @@ async function main() {
       ],
     ];
     for (const [fields, message] of signupSteps) {
-      await fillSignup(page, fields);
+      await fillSignUp(page, fields);
       await page.getByRole('button', { name: 'Create account' }).click();
       await expectAlert(page, message);
       assert.equal(new URL(page.url()).pathname, '/register', `navigated away after '${message}'`);
@@ -181,9 +141,7 @@ async function main() {
     step('sign up');
     await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
     await page.getByRole('button', { name: 'Create account' }).click();
-    // The recovery kit is shown once after sign-up, before the vault.
-    await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    await passRecoveryKit(page);
     assert.equal(new URL(page.url()).pathname, '/vault');
     await shot(page, 'shell-1280');
 
@@ -230,10 +188,8 @@ async function main() {
     await shot(page, 'sign-in-1280');
 
     step('sign in with "Stay unlocked on this device"; a reload keeps the vault unlocked');
-    await page.getByLabel('Username, email or phone').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('checkbox', { name: 'Stay unlocked on this device' }).check();
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, account.email, account.password);
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     await page.reload();
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor();
@@ -318,11 +274,11 @@ async function main() {
 
     step('sign-up with a taken username, then a taken e-mail: the server says so, no account');
     await idle.page.goto(`${BASE_URL}/register`);
-    await fillSignup(idle.page, { ...idleAccount, username: account.username.toUpperCase() });
+    await fillSignUp(idle.page, { ...idleAccount, username: account.username.toUpperCase() });
     await idle.page.getByRole('button', { name: 'Create account' }).click();
     await expectAlert(idle.page, SIGNUP_MESSAGES.usernameTaken, 30_000);
     assert.equal(new URL(idle.page.url()).pathname, '/register');
-    await fillSignup(idle.page, { ...idleAccount, email: account.email.toUpperCase() });
+    await fillSignUp(idle.page, { ...idleAccount, email: account.email.toUpperCase() });
     await idle.page.getByRole('button', { name: 'Create account' }).click();
     await expectAlert(idle.page, SIGNUP_MESSAGES.emailTaken, 30_000);
     assert.equal(new URL(idle.page.url()).pathname, '/register');
@@ -330,11 +286,9 @@ async function main() {
     assert.equal(await idle.page.evaluate(() => localStorage.getItem('vault.user')), null);
 
     step('inactivity: warning → Stay Logged In → warning → Logout Now signs out at once');
-    await fillSignup(idle.page, idleAccount);
+    await fillSignUp(idle.page, idleAccount);
     await idle.page.getByRole('button', { name: 'Create account' }).click();
-    // The recovery kit is shown once after sign-up, before the vault.
-    await idle.page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-    await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+    await passRecoveryKit(idle.page);
     const warning = idle.page.getByRole('alertdialog', { name: 'Session Timeout Warning' });
     await warning.waitFor({ timeout: 15_000 });
     await shot(idle.page, 'inactivity-warning-1280');
@@ -359,9 +313,7 @@ async function main() {
     assert.equal(new URL(idle.page.url()).pathname, '/login');
 
     step('inactivity: the warning left alone signs out at the timeout, with a notice');
-    await idle.page.getByLabel('Username, email or phone').fill(idleAccount.username);
-    await idle.page.getByLabel('Password', { exact: true }).fill(idleAccount.password);
-    await idle.page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(idle.page, idleAccount.username, idleAccount.password);
     await idle.page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     await warning.waitFor({ timeout: 15_000 });
     await idle.page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor({ timeout: 15_000 });
