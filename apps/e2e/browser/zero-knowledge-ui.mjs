@@ -13,21 +13,29 @@
 //   BASE_URL=… DATABASE_URL=… REDIS_URL=… REDIS_PREFIX=… LOG_DIR=… node apps/e2e/browser/zero-knowledge-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
+import {
+  baseUrl,
+  launchChromium,
+  outDir,
+  screenshotter,
+  signUp,
+  stepLogger,
+  submitSignIn,
+  watch,
+} from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/zero-knowledge-ui';
+const BASE = baseUrl();
 const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR }))
   if (!value) {
     console.error(`zero-knowledge-ui: ${name} is required (scripts/browser-e2e.mjs passes it)`);
     process.exit(2);
   }
-mkdirSync(OUT, { recursive: true });
+const OUT = outDir('.data/zero-knowledge-ui');
 
 // Every marker has its own random core, so that one marker appearing where it may (the username in
 // auth.users) says nothing about the others.
@@ -56,16 +64,8 @@ const account = {
   password: M.password,
 };
 const problems = [];
-const step = (s) => console.log(`• ${s}`);
-const shot = (page, name) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
-
-function watch(page) {
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
-  });
-}
+const step = stepLogger();
+const shot = screenshotter(OUT);
 
 async function createNote(page, { title, tags, content }) {
   await page.getByRole('button', { name: 'New Note' }).click();
@@ -86,11 +86,7 @@ const cards = (n) =>
 let page;
 
 // ---------------------------------------------------------------------------------------------- UI flow
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
@@ -98,19 +94,11 @@ try {
     acceptDownloads: true,
   });
   page = await context.newPage();
-  watch(page);
+  // Page errors and CSP messages only: what this spec searches for is in the stores, not the console.
+  watch(page, { problems, consoleErrors: false });
 
   step('sign up with a marker in every field');
-  await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(account.phone);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  // The recovery kit is shown once after sign-up, before the vault.
-  await page.getByRole('button', { name: 'I have saved it' }).click({ timeout: 30_000 });
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  await signUp(page, BASE, account);
   await page.getByText('No notes found').waitFor();
 
   step('create notes with markers in title, content and tags');
@@ -219,9 +207,7 @@ try {
   step('sign out, sign in again with the marker password');
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
-  await page.getByLabel('Username, email or phone').fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, account.username, account.password);
   await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
   await page.getByRole('heading', { name: 'Notes (4)' }).waitFor({ timeout: 30_000 });
 
