@@ -1,9 +1,10 @@
-/* global window, document */
+/* global window, document, Window */
 // Account recovery in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
 // the recovery kit after sign-up, then every way back in through /recovery:
 //   - recovery key: the vault key comes back, the old note is readable at once;
 //   - e-mail code (read from the .eml the local mail transport writes in MAIL_DIR): a new vault key,
-//     the old note shows as locked until the old password unlocks it from the vault's banner;
+//     the old note and the old file show as locked until the old password unlocks them from the
+//     vault's banner; then the file's name shows and it downloads with the same bytes;
 //   - security questions (set up in Settings): a new vault key as well.
 // Each new password then signs in from a fresh browser. No CSP violation, page error or
 // third-party request. Screenshots go to OUT_DIR.
@@ -84,6 +85,14 @@ async function newPage(label) {
   });
   contexts.push(ctx);
   await ctx.addInitScript(() => {
+    // Headless Chromium offers the save picker, which a test cannot answer: downloads then take
+    // the Blob path, which Playwright sees as a download (as files-ui.mjs does).
+    try {
+      delete Window.prototype.showSaveFilePicker;
+      delete window.showSaveFilePicker;
+    } catch {
+      /* not present */
+    }
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) =>
       window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
@@ -135,6 +144,59 @@ async function expectNote(page, title, content) {
   assert.equal(await dialog.getByLabel('Content', { exact: true }).inputValue(), content);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
+}
+
+const nav = (page) => page.getByRole('navigation', { name: 'Main' });
+const fileCard = (page, name) =>
+  page.locator('article.file-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
+
+async function openFiles(page) {
+  await nav(page)
+    .getByRole('link', { name: /File Vault/ })
+    .click();
+  await page.getByRole('heading', { name: 'Encrypted File Vault' }).waitFor();
+}
+
+async function openNotes(page) {
+  await nav(page)
+    .getByRole('link', { name: /All Notes/ })
+    .click();
+  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+}
+
+/** Uploads one file through the File Vault's dialog and waits for it to close by itself. */
+async function uploadFile(page, file) {
+  await openFiles(page);
+  await page.getByRole('button', { name: 'Upload Files' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Files' });
+  await dialog.waitFor();
+  await dialog.locator('input[type="file"]').setInputFiles([file]);
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await dialog.getByRole('progressbar', { name: `${file.name}: Completed` }).waitFor({ timeout: 30_000 });
+  await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+  await fileCard(page, file.name).waitFor();
+}
+
+/** Downloads a file of the File Vault (password prompt) and checks its bytes. */
+async function expectDownload(page, file, password) {
+  await page.getByRole('button', { name: `Download ${file.name}`, exact: true }).click();
+  const prompt = page.getByRole('dialog', { name: 'Authenticate Download' });
+  await prompt.waitFor();
+  await prompt.getByLabel('Current Password', { exact: true }).fill(password);
+  const downloaded = page.waitForEvent('download', { timeout: 30_000 });
+  await prompt.getByRole('button', { name: 'Download', exact: true }).click();
+  const d = await downloaded.catch(async (error) => {
+    await shot(page, 'download-failed');
+    const alert = await prompt
+      .getByRole('alert')
+      .allInnerTexts()
+      .catch(() => []);
+    const seen = [alert.join(' | ') || 'no alert', ...problems.slice(-3)].join('; ');
+    throw new Error(`no download of ${file.name} (${seen}): ${error.message}`);
+  });
+  assert.equal(d.suggestedFilename(), file.name);
+  assert.ok(readFileSync(await d.path()).equals(file.buffer), 'the downloaded file equals the uploaded one');
+  await prompt.waitFor({ state: 'detached' });
 }
 
 /** /recovery on a signed-out device: the e-mail, then one of the three ways. */
@@ -223,12 +285,18 @@ try {
   const aAgain = await signInFresh(a, 'key-signin');
   await expectNote(aAgain, 'Kept by the key', 'still readable after recovery');
 
-  step('e-mail code: a new vault key; the old note is locked until the old password unlocks it');
+  step('e-mail code: a new vault key; the old note and file are locked until the old password unlocks them');
   const b = freshAccount('mail');
   const bPage = await newPage('mail-owner');
   await signUp(bPage, b);
   secrets.push(b.password, b.newPassword);
   await createNote(bPage, 'Sealed before the reset', 'the old password brings this back');
+  const oldFile = {
+    name: `before-reset-${randomBytes(3).toString('hex')}.txt`,
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`Uploaded before the reset ${randomBytes(8).toString('hex')}\n`, 'utf8'),
+  };
+  await uploadFile(bPage, oldFile);
   const bRec = await newPage('mail-recovery');
   await startRecovery(bRec, b, 'Email Recovery Code');
   await bRec.getByLabel('Recovery code', { exact: true }).waitFor();
@@ -240,6 +308,12 @@ try {
   await bRec.getByText(LEGACY_BANNER).waitFor({ timeout: 30_000 });
   await bRec.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
   await shot(bRec, 'vault-locked-note');
+  // The file's name is sealed under the old key too: a locked card until the unlock.
+  await openFiles(bRec);
+  await bRec.locator('article.file-card--failed').waitFor({ timeout: 30_000 });
+  assert.equal(await fileCard(bRec, oldFile.name).count(), 0, 'the old file is locked before the unlock');
+  await shot(bRec, 'files-locked-file');
+  await openNotes(bRec);
   await bRec.getByRole('button', { name: 'Unlock', exact: true }).click();
   const dialog = bRec.getByRole('dialog', { name: 'Unlock items from before the reset' });
   await dialog.getByLabel('Old password', { exact: true }).fill('Not-the-old-1');
@@ -247,12 +321,20 @@ try {
   await dialog.getByText('Incorrect password').waitFor({ timeout: 60_000 });
   await dialog.getByLabel('Old password', { exact: true }).fill(b.password);
   await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
-  await bRec.getByText('Unlocked 1 note.').waitFor({ timeout: 60_000 });
+  await bRec.getByText('Unlocked 1 note and 1 file.').waitFor({ timeout: 60_000 });
   await expectNote(bRec, 'Sealed before the reset', 'the old password brings this back');
   assert.equal(await bRec.getByText(LEGACY_BANNER).count(), 0, 'the banner goes once nothing is locked');
+  // The File Vault seen before the unlock picks the re-wrapped key up: the name shows, the bytes match.
+  await openFiles(bRec);
+  await fileCard(bRec, oldFile.name).waitFor({ timeout: 30_000 });
+  assert.equal(await bRec.locator('article.file-card--failed').count(), 0, 'no locked card is left');
+  await shot(bRec, 'files-unlocked-file');
+  await expectDownload(bRec, oldFile, b.newPassword);
   const bAgain = await signInFresh(b, 'mail-signin');
   await expectNote(bAgain, 'Sealed before the reset', 'the old password brings this back');
   assert.equal(await bAgain.getByText(LEGACY_BANNER).count(), 0, 'the legacy key was deleted');
+  await openFiles(bAgain);
+  await fileCard(bAgain, oldFile.name).waitFor({ timeout: 30_000 });
 
   step('security questions: set up in Settings, then recover with the answers');
   const c = freshAccount('questions');
