@@ -83,7 +83,10 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
     status: 404,
     message: 'No security questions found for this account. Try email recovery instead.',
   },
-  BYPASS_TOKEN_INVALID: { status: 401, message: 'Recovery session expired or already used. Please start again.' },
+  BYPASS_TOKEN_INVALID: {
+    status: 401,
+    message: 'Recovery session expired or already used. Please start again.',
+  },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {
