@@ -24,6 +24,7 @@ import {
   screenshotter,
   signUp,
   stepLogger,
+  testAccount,
 } from './support.mjs';
 
 const BASE = baseUrl();
@@ -32,12 +33,7 @@ for (const [name, value] of Object.entries({ DATABASE_URL, STORAGE_LOCAL_ROOT })
   if (!value) throw new Error(`${name} is required (scripts/browser-e2e.mjs passes it)`);
 const OUT = outDir('.data/files-ui-shots');
 const id = randomBytes(3).toString('hex');
-const account = {
-  username: `files_${id}`,
-  email: `files_${id}@example.org`,
-  phone: '+1 555 0100',
-  password: `Files-${id}-Pass1`,
-};
+const account = testAccount('files', id);
 const problems = [];
 const step = stepLogger();
 const shot = screenshotter(OUT);

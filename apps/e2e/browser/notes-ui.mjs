@@ -20,6 +20,7 @@ import {
   screenshotter,
   signUp,
   stepLogger,
+  testAccount,
 } from './support.mjs';
 
 const BASE = baseUrl();
@@ -27,26 +28,13 @@ const OUT = outDir('.data/notes-ui-shots');
 // More than the 50-note first screen, so Load More is exercised.
 const BULK = Number(process.env.BULK ?? 120);
 const id = randomBytes(3).toString('hex');
-const account = {
-  username: `notes_${id}`,
-  email: `notes_${id}@example.org`,
-  phone: '+1 555 0100',
-  password: `Notes-${id}-Pass1`,
-};
+const account = testAccount('notes', id);
 const problems = [];
 const step = stepLogger();
 const shot = screenshotter(OUT);
 const timings = {};
 
-function freshAccount(tag) {
-  const suffix = randomBytes(3).toString('hex');
-  return {
-    username: `notes_${tag}_${suffix}`,
-    email: `notes_${tag}_${suffix}@example.org`,
-    phone: '+1 555 0100',
-    password: `Notes-${tag}-${suffix}-Pass1`,
-  };
-}
+const freshAccount = (tag) => testAccount('notes', `${tag}_${randomBytes(3).toString('hex')}`);
 
 /** A browser context of its own (no storage shared with the first account), watched like the first. */
 const newContextPage = (label) =>

@@ -27,17 +27,13 @@ import {
   signUp,
   stepLogger,
   submitSignIn,
+  testAccount,
 } from './support.mjs';
 
 const BASE = baseUrl();
 const OUT = outDir('.data/settings-ui-shots');
 const id = randomBytes(3).toString('hex');
-const account = {
-  username: `settings_${id}`,
-  email: `settings_${id}@example.org`,
-  phone: '+1 555 0100',
-  password: `Settings-${id}-Pass1`,
-};
+const account = testAccount('settings', id);
 const newPassword = `Changed-${id}-Pass2`;
 const recoveredPassword = `Recovered-${id}-Pass3`;
 const note = {

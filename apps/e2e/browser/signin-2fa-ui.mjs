@@ -29,6 +29,7 @@ import {
   signUp,
   stepLogger,
   submitSignIn,
+  testAccount,
 } from './support.mjs';
 
 const BASE = baseUrl();
@@ -48,10 +49,7 @@ const shot = screenshotter(OUT, 'signin-2fa-');
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
   return {
-    username: `tfa_${tag}_${suffix}`,
-    email: `tfa_${tag}_${suffix}@example.org`,
-    phone: '+1 555 0142',
-    password: `Second-${tag}-${suffix}-Pass1`,
+    ...testAccount('tfa', `${tag}_${suffix}`, { phone: '+1 555 0142' }),
     note: { title: `Second step ${tag} ${suffix}`, content: `Readable after the second step (${suffix}).` },
   };
 }

@@ -122,6 +122,19 @@ export async function newWatchedPage(
   return { context, page };
 }
 
+/**
+ * A new account's sign-up fields: `<prefix>_<id>` as the username and the e-mail's name, and a
+ * password that passes the sign-up rules (`Prefix-<id>-Pass1`). `id` keeps accounts of runs apart.
+ */
+export function testAccount(prefix, id, { phone = '+1 555 0100' } = {}) {
+  return {
+    username: `${prefix}_${id}`,
+    email: `${prefix}_${id}@example.org`,
+    phone,
+    password: `${prefix[0].toUpperCase()}${prefix.slice(1)}-${id}-Pass1`,
+  };
+}
+
 /** Fills every field of the sign-up form (`confirm` defaults to the password); does not submit. */
 export async function fillSignUp(page, { username, email, phone, password, confirm = password }) {
   await page.getByLabel('Username', { exact: true }).fill(username);

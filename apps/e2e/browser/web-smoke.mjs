@@ -22,17 +22,13 @@ import {
   screenshotter,
   stepLogger,
   submitSignIn,
+  testAccount,
 } from './support.mjs';
 
 const BASE_URL = baseUrl();
 const OUT_DIR = resolve(outDir('.data/web-smoke'));
 const id = randomBytes(3).toString('hex');
-const account = {
-  username: `smoke_${id}`,
-  email: `smoke_${id}@example.org`,
-  phone: '+1 555 0100',
-  password: `Smoke-${id}-Pass1`,
-};
+const account = testAccount('smoke', id);
 const problems = [];
 // Spec section 5, "Sign-up, checked in this order" (the exact texts), and the server's answers
 // to a taken username or e-mail (libs/contracts errors.ts), which the sign-up screen shows as is.
