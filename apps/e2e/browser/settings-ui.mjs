@@ -19,6 +19,7 @@ import jsQR from 'jsqr';
 import { generate } from 'otplib';
 import {
   baseUrl,
+  createNote,
   cspViolations,
   launchChromium,
   newWatchedPage,
@@ -93,13 +94,7 @@ try {
 
   step('sign up and write a note');
   await signUp(page, BASE, account);
-  await page.getByRole('button', { name: 'New Note' }).click();
-  const editor = page.getByRole('dialog');
-  await editor.getByLabel('Title', { exact: true }).fill(note.title);
-  await editor.getByLabel('Content', { exact: true }).fill(note.content);
-  await editor.getByRole('button', { name: 'Create' }).click();
-  await editor.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: note.title, exact: true }).waitFor();
+  await createNote(page, note);
 
   step('Account tab: the real creation date, 2FA off');
   await openSettings(page, 'Account');

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
 import {
   baseUrl,
+  createNote,
   cspViolations,
   launchChromium,
   newWatchedPage,
@@ -112,16 +113,6 @@ async function newPage(label, options = {}) {
   const { context, page } = await newWatchedPage(browser, { label, problems, base: BASE, ...options });
   contexts.push(context);
   return page;
-}
-
-async function createNote(page, { title, content }) {
-  await page.getByRole('button', { name: 'New Note' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title', { exact: true }).fill(title);
-  await dialog.getByLabel('Content', { exact: true }).fill(content);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: title, exact: true }).waitFor();
 }
 
 /** The vault is open and the note decrypts. */

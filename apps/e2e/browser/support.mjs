@@ -159,6 +159,24 @@ export async function signUp(page, base, account) {
   await passRecoveryKit(page);
 }
 
+/**
+ * A note through the New Note dialog (tags each entered with Enter), waiting for its card: the
+ * dialog closes only once the note is encrypted and saved.
+ */
+export async function createNote(page, { title, tags = [], content = '' }) {
+  await page.getByRole('button', { name: 'New Note' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill(title);
+  for (const tag of tags) {
+    await dialog.getByLabel('Tags', { exact: true }).fill(tag);
+    await dialog.getByLabel('Tags', { exact: true }).press('Enter');
+  }
+  await dialog.getByLabel('Content', { exact: true }).fill(content);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: title, exact: true }).waitFor();
+}
+
 /** Identifier and password on the sign-in screen shown, then Sign in; what follows is the caller's. */
 export async function submitSignIn(page, identifier, password) {
   await page.getByLabel('Username, email or phone', { exact: true }).fill(identifier);

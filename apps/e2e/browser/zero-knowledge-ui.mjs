@@ -19,6 +19,7 @@ import Redis from 'ioredis';
 import pg from 'pg';
 import {
   baseUrl,
+  createNote,
   launchChromium,
   outDir,
   screenshotter,
@@ -66,20 +67,6 @@ const account = {
 const problems = [];
 const step = stepLogger();
 const shot = screenshotter(OUT);
-
-async function createNote(page, { title, tags, content }) {
-  await page.getByRole('button', { name: 'New Note' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title', { exact: true }).fill(title);
-  for (const tag of tags) {
-    await dialog.getByLabel('Tags', { exact: true }).fill(tag);
-    await dialog.getByLabel('Tags', { exact: true }).press('Enter');
-  }
-  await dialog.getByLabel('Content', { exact: true }).fill(content);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: title, exact: true }).waitFor();
-}
 
 const cards = (n) =>
   page.waitForFunction((count) => document.querySelectorAll('.note-card').length === count, n);
