@@ -166,11 +166,14 @@ async function readSlice(blob: Blob, from: number, to: number): Promise<Uint8Arr
  * Encrypts `file` (exactly `p.size` bytes) and hands the stored object's bytes to `write` in
  * order, one batch at a time (each batch's buffer is the caller's to keep). Reading the next
  * batch and sealing the current one overlap; `write` runs while the next batch is sealed.
+ * `onPlaintext`, when given, sees each batch's plaintext once, in file order, before it is
+ * sealed and wiped (an incremental hash rides along, so the file is still read only once).
  */
 export async function encryptBlob(
   file: Blob,
   p: ChunkParams,
   write: (sealed: Uint8Array) => void | Promise<void>,
+  onPlaintext?: (plain: Uint8Array) => void,
 ): Promise<void> {
   const f = framing(p);
   if (file.size !== p.size) {
@@ -197,6 +200,8 @@ export async function encryptBlob(
   for (let b = 0; b < batches; b++) {
     const plain = await next;
     if (b + 1 < batches) next = read(b + 1);
+    // Synchronous and before sealBatch: the buffer is wiped once its batch is sealed.
+    onPlaintext?.(plain);
     const sealed = sealBatch(p, f, b * f.perBatch, plain).finally(() => plain.fill(0));
     sealed.catch(() => undefined);
     sealing.push(sealed);

@@ -33,6 +33,11 @@ export interface UploadInput {
   tags: string[];
   /** Draw and seal a small picture of the image (jpeg, png, gif, webp). */
   thumbnail: boolean;
+  /**
+   * The account opted in to the malware-fingerprint check: also compute the plaintext's SHA-256
+   * (in the same pass as sealing). Never computed otherwise.
+   */
+  fingerprint?: boolean;
 }
 
 /** The sealed metadata of POST /api/files/upload-url (and /cloudinary/upload-url), made on this device. */
@@ -58,6 +63,8 @@ export interface PreparedUpload {
   ciphertext: Blob;
   /** Where the ciphertext waits: a file in the origin-private file system, or blob memory. */
   staging: { kind: 'opfs'; name: string } | { kind: 'memory' };
+  /** SHA-256 of the plaintext (64 lowercase hex), only when `fingerprint` was asked for. */
+  plaintextSha256?: string;
 }
 
 export type FilesWorkerRequest =

@@ -10,6 +10,7 @@ import {
   randomBytes,
   unwrapFileKey,
 } from '@vault/crypto';
+import { createSHA256 } from 'hash-wasm';
 import { encryptBlob } from './files-chunks';
 import type { FileMetaOutcome, PreparedUpload, SealedFileMeta, UploadInput } from './files-messages';
 import { openStaging, type StagingSink } from './files-staging';
@@ -133,6 +134,9 @@ export async function prepareUpload(
   onProgress(0, encryptedSize);
   const sink = await env.openStaging(fileId, encryptedSize);
   try {
+    // Opt-in only (architecture.md "Virus scanning"): incremental, so memory stays flat.
+    const hasher = input.fingerprint ? await createSHA256() : null;
+    hasher?.init();
     let written = 0;
     let reported = 0;
     // Batches of whole chunks, sealed side by side (files-chunks.ts): the same bytes as
@@ -148,6 +152,7 @@ export async function prepareUpload(
           onProgress(written, encryptedSize);
         }
       },
+      hasher ? (plain) => hasher.update(plain) : undefined,
     );
     const { blob, staging } = await sink.finish();
     if (blob.size !== encryptedSize) {
@@ -165,7 +170,9 @@ export async function prepareUpload(
       encryptedTags: sealed.encryptedTags,
     };
     if (encryptedThumbnail) fields.encryptedThumbnail = encryptedThumbnail;
-    return { fields, ciphertext: blob, staging };
+    const prepared: PreparedUpload = { fields, ciphertext: blob, staging };
+    if (hasher) prepared.plaintextSha256 = hasher.digest('hex');
+    return prepared;
   } catch (error) {
     await sink.abort();
     throw error;

@@ -2,6 +2,7 @@ import type { ApiClient } from '../../../lib/api-client';
 import type { QueryCache } from '../../../lib/query';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import type { SessionStore } from '../../auth/state/session-store';
+import { readFingerprintSetting } from '../api/get-fingerprint-setting';
 import { getFiles } from '../api/get-files';
 import { getThumbnail } from '../api/get-thumbnail';
 import { filesChanged } from '../api/invalidate';
@@ -89,6 +90,7 @@ export function uploadQueueFor(session: SessionStore, deps: UploadQueueDeps): Up
     transport: deps.transport,
     vaultKey,
     apiBaseUrl: deps.apiBaseUrl,
+    fingerprintCheck: () => readFingerprintSetting(deps.api, deps.cache),
     onUploaded: () => {
       void existingFilesStore(session)?.refresh();
       filesChanged(deps.cache, { trash: false });

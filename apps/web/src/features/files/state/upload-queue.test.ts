@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import { decryptFileBytes, decryptFileMetadata, unwrapFileKey } from '@vault/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../lib/api-client';
+import { QueryCache } from '../../../lib/query';
 import { InlineFilesCrypto } from '../../../workers/files-crypto';
+import { accountSettingsQueryKey } from '../../settings/api/account';
+import { readFingerprintSetting } from '../api/get-fingerprint-setting';
 import { FakeFilesApi, makeVaultKey } from '../testing/files-harness';
 import { UploadQueue, type UploadStatus } from './upload-queue';
 import { resolveUploadUrl } from './upload-transport';
@@ -16,8 +20,11 @@ async function setup(configure: (api: FakeFilesApi) => void = () => undefined) {
   const vaultKey = await makeVaultKey();
   const crypto = new InlineFilesCrypto();
   const onUploaded = vi.fn();
+  const client = new ApiClient({ baseUrl: '/api', fetch: api.fetch as typeof fetch });
+  // The session's query cache, as in files-registry.ts (the Settings toggle invalidates its key).
+  const cache = new QueryCache();
   const queue = new UploadQueue({
-    api: new ApiClient({ baseUrl: '/api', fetch: api.fetch as typeof fetch }),
+    api: client,
     crypto,
     transport: api.storage,
     vaultKey,
@@ -25,6 +32,7 @@ async function setup(configure: (api: FakeFilesApi) => void = () => undefined) {
     pageOrigin: 'https://vault.example',
     onUploaded,
     completionDelayMs: 1000,
+    fingerprintCheck: () => readFingerprintSetting(client, cache),
   });
   /** Every status each row went through, in order (repeats collapsed). */
   const trail = new Map<string, UploadStatus[]>();
@@ -36,7 +44,7 @@ async function setup(configure: (api: FakeFilesApi) => void = () => undefined) {
     }
   });
   const idle = () => vi.waitFor(() => expect(queue.getSnapshot().finished).toBe(true), { timeout: 5000 });
-  return { api, queue, vaultKey, crypto, onUploaded, trail, idle };
+  return { api, queue, vaultKey, crypto, onUploaded, trail, idle, cache };
 }
 
 afterEach(() => {
@@ -216,6 +224,90 @@ describe('UploadQueue', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
     expect(onUploaded).not.toHaveBeenCalled();
+  });
+});
+
+describe('UploadQueue: malware-fingerprint opt-in', () => {
+  const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+  it.each(['local', 's3', 'cloudinary'] as const)(
+    'on: %s upload-complete carries the plaintext SHA-256 (never the upload-url body)',
+    async (storageType) => {
+      const { api, queue, idle } = await setup((a) => {
+        a.malwareFingerprintCheck = true;
+      });
+      const data = bytes(70_000, 11);
+      queue.add([fileOf('a.pdf', data, 'application/pdf')]);
+      queue.start({ storageType, tags: [] });
+      await idle();
+      expect(queue.getSnapshot().items[0]!.status).toBe('completed');
+      const fileId = queue.getSnapshot().items[0]!.fileId!;
+      expect(api.calls('POST /api/files/upload-complete')[0]!.body).toEqual({
+        fileId,
+        plaintextSha256: sha256(data),
+      });
+      expect(JSON.stringify(api.calls('POST /api/files/upload-url')[0]!.body)).not.toContain(sha256(data));
+    },
+  );
+
+  it('off: upload-complete is {fileId} only, and nothing is hashed', async () => {
+    const { api, queue, crypto, idle } = await setup();
+    const spy = vi.spyOn(crypto, 'prepareUpload');
+    queue.add([fileOf('a.txt', 10, 'text/plain'), fileOf('b.txt', 0, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    const bodies = api.calls('POST /api/files/upload-complete').map((c) => c.body);
+    expect(bodies).toEqual(queue.getSnapshot().items.map((i) => ({ fileId: i.fileId })));
+    expect(spy.mock.calls.map((c) => c[1].fingerprint)).toEqual([false, false]);
+    // Read once for the session, not once per file.
+    expect(api.calls('GET /api/auth/settings')).toHaveLength(1);
+  });
+
+  it('follows the Settings toggle: the next upload reads the setting again', async () => {
+    const { api, queue, cache, idle } = await setup();
+    queue.add([fileOf('a.txt', bytes(5), 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(api.calls('POST /api/files/upload-complete')[0]!.body).not.toHaveProperty('plaintextSha256');
+
+    // What malware-check-section.tsx does after PUT /api/auth/settings.
+    api.malwareFingerprintCheck = true;
+    cache.invalidate(accountSettingsQueryKey);
+    const data = bytes(9, 3);
+    queue.add([fileOf('b.txt', data, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await vi.waitFor(() => expect(api.calls('POST /api/files/upload-complete')).toHaveLength(2));
+    await idle();
+    expect(api.calls('POST /api/files/upload-complete')[1]!.body).toMatchObject({
+      plaintextSha256: sha256(data),
+    });
+
+    api.malwareFingerprintCheck = false;
+    cache.invalidate(accountSettingsQueryKey);
+    queue.add([fileOf('c.txt', 4, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await vi.waitFor(() => expect(api.calls('POST /api/files/upload-complete')).toHaveLength(3));
+    expect(api.calls('POST /api/files/upload-complete')[2]!.body).not.toHaveProperty('plaintextSha256');
+    expect(api.calls('GET /api/auth/settings')).toHaveLength(3);
+  });
+
+  it('a server without the setting (404) uploads without it; another failure stops the upload', async () => {
+    const { api, queue, idle } = await setup((a) => a.fail('GET /api/auth/settings', 404, 'Not found'));
+    queue.add([fileOf('a.txt', 10, 'text/plain')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(queue.getSnapshot().items[0]!.status).toBe('completed');
+    expect(api.calls('POST /api/files/upload-complete')[0]!.body).not.toHaveProperty('plaintextSha256');
+
+    const second = await setup((a) => a.fail('GET /api/auth/settings', 503, 'Service unavailable'));
+    second.queue.add([fileOf('b.txt', 10, 'text/plain')]);
+    second.queue.start({ storageType: 'local', tags: [] });
+    await second.idle();
+    expect(second.queue.getSnapshot().items[0]).toMatchObject({
+      status: 'error',
+      error: 'Service unavailable',
+    });
+    expect(second.api.calls('POST /api/files/upload-url')).toHaveLength(0);
   });
 });
 

@@ -62,6 +62,11 @@ export interface UploadQueueOptions {
   onUploaded?: (fileId: string, file: FileDto | null) => void;
   /** Delay of onUploaded (spec: 1 s). */
   completionDelayMs?: number;
+  /**
+   * The account's malware-fingerprint opt-in, asked as each file's upload starts (absent: off).
+   * When true, the plaintext's SHA-256 is computed while sealing and sent with upload-complete.
+   */
+  fingerprintCheck?: () => Promise<boolean>;
 }
 
 /** Spec section 9: 'upload completion callback 1 s'. */
@@ -217,9 +222,13 @@ export class UploadQueue {
     const controller = new AbortController();
     this.controller = controller;
     let prepared: PreparedUpload | null = null;
-    let step: 'encrypt' | 'send' = 'encrypt';
+    let step: 'encrypt' | 'send' = 'send';
     this.update(item.key, { status: 'encrypting', progress: 0 });
     try {
+      // The setting as it is now, when this file starts (not when the dialog opened).
+      const fingerprint = (await this.options.fingerprintCheck?.()) ?? false;
+      if (this.disposed) return;
+      step = 'encrypt';
       prepared = await crypto.prepareUpload(
         this.vaultKey,
         {
@@ -228,6 +237,7 @@ export class UploadQueue {
           mimeType: item.mimeType,
           tags: item.tags ?? [],
           thumbnail: canHaveThumbnail(item.mimeType, item.size),
+          fingerprint,
         },
         (done, total) => this.update(item.key, { progress: percent(done, total) }),
       );
@@ -246,7 +256,11 @@ export class UploadQueue {
       await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
       if (this.disposed) return;
       this.update(item.key, { status: 'completing', progress: 100 });
-      const saved = await completeUpload(api, fields.fileId);
+      const saved = await completeUpload(
+        api,
+        fields.fileId,
+        fingerprint ? prepared.plaintextSha256 : undefined,
+      );
       if (this.disposed) return;
       this.update(item.key, { status: 'completed', progress: 100 });
       this.later(() => this.options.onUploaded?.(fields.fileId, saved));

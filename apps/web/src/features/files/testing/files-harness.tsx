@@ -1,4 +1,5 @@
 import {
+  completeUploadBodySchema,
   createUploadBodySchema,
   expectedEncryptedSize,
   type FileDto,
@@ -132,6 +133,8 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
     ],
     default: 'local',
   };
+  /** The account's malware-fingerprint opt-in (GET/PUT /api/auth/settings). */
+  malwareFingerprintCheck = false;
   /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */
   emptyTrashAnswersCount = false;
   readonly storage: FakeStorage;
@@ -200,6 +203,8 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
     switch (route) {
       case 'GET /api/auth/me':
         return json(200, { user: TEST_USER, vault: TEST_VAULT });
+      case 'GET /api/auth/settings':
+        return json(200, { malwareFingerprintCheck: this.malwareFingerprintCheck });
       case 'GET /api/files/storage-types':
         return json(200, this.storageTypes);
       case 'GET /api/files':
@@ -237,7 +242,9 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
         });
       }
       case 'POST /api/files/upload-complete': {
-        const fileId = String((req.body as { fileId?: unknown })?.fileId ?? '');
+        const parsed = completeUploadBodySchema.safeParse(req.body);
+        if (!parsed.success) return json(400, { error: parsed.error.issues[0]?.message ?? 'Invalid body' });
+        const fileId = parsed.data.fileId;
         if (!this.pending.has(fileId)) return json(404, { error: 'File not found' });
         const file = this.activate(fileId);
         if (!file) return json(400, { error: 'The uploaded file does not match its declared size' });
