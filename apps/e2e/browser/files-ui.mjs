@@ -15,28 +15,21 @@ import { join, resolve, sep } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
 import {
-  baseUrl,
   cspViolations,
   launchChromium,
   newWatchedPage,
-  outDir,
   reportProblems,
-  screenshotter,
   signUp,
-  stepLogger,
+  specSetup,
   testAccount,
 } from './support.mjs';
 
-const BASE = baseUrl();
 const { DATABASE_URL, STORAGE_LOCAL_ROOT } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, STORAGE_LOCAL_ROOT }))
   if (!value) throw new Error(`${name} is required (scripts/browser-e2e.mjs passes it)`);
-const OUT = outDir('.data/files-ui-shots');
+const { base: BASE, out: OUT, problems, step, shot } = specSetup({ out: '.data/files-ui-shots' });
 const id = randomBytes(3).toString('hex');
 const account = testAccount('files', id);
-const problems = [];
-const step = stepLogger();
-const shot = screenshotter(OUT);
 
 // ---- the files ----------------------------------------------------------------------------------
 

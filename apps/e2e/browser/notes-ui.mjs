@@ -11,27 +11,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  baseUrl,
   cspViolations,
   launchChromium,
   newWatchedPage,
-  outDir,
   reportProblems,
-  screenshotter,
   signUp,
-  stepLogger,
+  specSetup,
   testAccount,
 } from './support.mjs';
 
-const BASE = baseUrl();
-const OUT = outDir('.data/notes-ui-shots');
+const { base: BASE, out: OUT, problems, step, shot } = specSetup({ out: '.data/notes-ui-shots' });
 // More than the 50-note first screen, so Load More is exercised.
 const BULK = Number(process.env.BULK ?? 120);
 const id = randomBytes(3).toString('hex');
 const account = testAccount('notes', id);
-const problems = [];
-const step = stepLogger();
-const shot = screenshotter(OUT);
 const timings = {};
 
 const freshAccount = (tag) => testAccount('notes', `${tag}_${randomBytes(3).toString('hex')}`);

@@ -18,21 +18,23 @@ import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { generate } from 'otplib';
 import {
-  baseUrl,
   createNote,
   cspViolations,
   launchChromium,
   newWatchedPage,
-  outDir,
-  screenshotter,
   signUp,
-  stepLogger,
+  specSetup,
   submitSignIn,
   testAccount,
 } from './support.mjs';
 
-const BASE = baseUrl();
-const OUT = outDir('.data/settings-ui-shots');
+const {
+  base: BASE,
+  out: OUT,
+  problems,
+  step,
+  shot,
+} = specSetup({ out: '.data/settings-ui-shots', shotPrefix: 'settings-' });
 const id = randomBytes(3).toString('hex');
 const account = testAccount('settings', id);
 const newPassword = `Changed-${id}-Pass2`;
@@ -41,9 +43,6 @@ const note = {
   title: `Travel plans ${id}`,
   content: 'Train to Lyon on Friday 08:12, seat 42, then the museum of miniatures.',
 };
-const problems = [];
-const step = stepLogger();
-const shot = screenshotter(OUT, 'settings-');
 
 const nav = (page) => page.getByRole('navigation', { name: 'Main' });
 

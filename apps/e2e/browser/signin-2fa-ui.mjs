@@ -19,22 +19,17 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
 import {
-  baseUrl,
   createNote,
   cspViolations,
   launchChromium,
   newWatchedPage,
-  outDir,
   reportProblems,
-  screenshotter,
   signUp,
-  stepLogger,
+  specSetup,
   submitSignIn,
   testAccount,
 } from './support.mjs';
 
-const BASE = baseUrl();
-const OUT = outDir('.data/signin-2fa-ui-shots');
 // Another browser family than headless Chromium's: a device these accounts have never used.
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
 const EMERGENCY_MESSAGE =
@@ -42,10 +37,13 @@ const EMERGENCY_MESSAGE =
 /** apps/auth README "Emergency verification": 3 failures in 15 minutes (the stack's defaults). */
 const FAILURES_THAT_COUNT = 3;
 const TOTP_PERIOD = 30;
-const problems = [];
 const started = Date.now();
-const step = stepLogger(started);
-const shot = screenshotter(OUT, 'signin-2fa-');
+const {
+  base: BASE,
+  problems,
+  step,
+  shot,
+} = specSetup({ out: '.data/signin-2fa-ui-shots', shotPrefix: 'signin-2fa-', started });
 
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');

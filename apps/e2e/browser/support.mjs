@@ -4,7 +4,7 @@
 // problem, screenshots, step logging, and sign-up / sign-in through the app's own screens. Each
 // spec keeps its own base URL, problems array and accounts and passes them in.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
 /** Flags for a quiet headless Chromium in a container: no sandbox, no GPU, no background traffic. */
@@ -32,9 +32,9 @@ export function baseUrl() {
   return (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 }
 
-/** OUT_DIR (or the spec's default), created: where screenshots and downloads go. */
+/** OUT_DIR (or the spec's default) as an absolute path, created: where screenshots and downloads go. */
 export function outDir(fallback) {
-  const dir = process.env.OUT_DIR ?? fallback;
+  const dir = resolve(process.env.OUT_DIR ?? fallback);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -52,6 +52,22 @@ export function screenshotter(dir, prefix = '') {
     const file = join(dir, `${prefix}${name}.png`);
     await page.screenshot({ path: file, fullPage });
     console.log(`  screenshot ${file}`);
+  };
+}
+
+/**
+ * What every spec starts with: `base` (baseUrl), `out` (outDir of `out`, created), an empty
+ * `problems` array, `step` (stepLogger, timed from `started` when given) and `shot`
+ * (screenshotter into `out`, its file names starting with `shotPrefix`).
+ */
+export function specSetup({ out, shotPrefix = '', started }) {
+  const dir = outDir(out);
+  return {
+    base: baseUrl(),
+    out: dir,
+    problems: [],
+    step: stepLogger(started),
+    shot: screenshotter(dir, shotPrefix),
   };
 }
 

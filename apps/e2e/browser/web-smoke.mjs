@@ -10,26 +10,20 @@
 //   (OUT_DIR defaults to .data/web-smoke; the gateway must serve the built app: WEB_ROOT=apps/web/dist)
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import {
-  baseUrl,
   cspViolations,
   fillSignUp,
   launchChromium,
   newWatchedPage,
-  outDir,
   passRecoveryKit,
-  screenshotter,
-  stepLogger,
+  specSetup,
   submitSignIn,
   testAccount,
 } from './support.mjs';
 
-const BASE_URL = baseUrl();
-const OUT_DIR = resolve(outDir('.data/web-smoke'));
+const { base: BASE_URL, problems, step, shot } = specSetup({ out: '.data/web-smoke' });
 const id = randomBytes(3).toString('hex');
 const account = testAccount('smoke', id);
-const problems = [];
 // Spec section 5, "Sign-up, checked in this order" (the exact texts), and the server's answers
 // to a taken username or e-mail (libs/contracts errors.ts), which the sign-up screen shows as is.
 const SIGNUP_MESSAGES = {
@@ -45,8 +39,6 @@ const SIGNUP_MESSAGES = {
   usernameTaken: 'Username already taken',
   emailTaken: 'Email already registered',
 };
-const step = stepLogger();
-const shot = screenshotter(OUT_DIR);
 
 /**
  * A watched page in a context of its own at 1280×860. A 503 (the lockout) is expected here as

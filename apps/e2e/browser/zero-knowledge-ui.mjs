@@ -17,26 +17,15 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Redis from 'ioredis';
 import pg from 'pg';
-import {
-  baseUrl,
-  createNote,
-  launchChromium,
-  outDir,
-  screenshotter,
-  signUp,
-  stepLogger,
-  submitSignIn,
-  watch,
-} from './support.mjs';
+import { createNote, launchChromium, signUp, specSetup, submitSignIn, watch } from './support.mjs';
 
-const BASE = baseUrl();
 const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR }))
   if (!value) {
     console.error(`zero-knowledge-ui: ${name} is required (scripts/browser-e2e.mjs passes it)`);
     process.exit(2);
   }
-const OUT = outDir('.data/zero-knowledge-ui');
+const { base: BASE, out: OUT, problems, step, shot } = specSetup({ out: '.data/zero-knowledge-ui' });
 
 // Every marker has its own random core, so that one marker appearing where it may (the username in
 // auth.users) says nothing about the others.
@@ -64,9 +53,6 @@ const account = {
   phone: `+${M.phone}`,
   password: M.password,
 };
-const problems = [];
-const step = stepLogger();
-const shot = screenshotter(OUT);
 
 const cards = (n) =>
   page.waitForFunction((count) => document.querySelectorAll('.note-card').length === count, n);
