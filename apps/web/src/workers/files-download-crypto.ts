@@ -1,16 +1,13 @@
 import { CryptoOperationError } from './crypto-service';
-import {
-  SAVE_UNAVAILABLE,
-  type FileDecryptParams,
-  type FilesDownloadErrorInfo,
-  type FilesDownloadMessage,
-  type FilesDownloadRequest,
-  type FilesDownloadResponse,
-  type FilesFetchDecryptRequest,
+import type {
+  FileDecryptParams,
+  FilesDownloadErrorInfo,
+  FilesDownloadMessage,
+  FilesDownloadRequest,
+  FilesDownloadResponse,
 } from './files-download-messages';
 
 export type { FileDecryptParams } from './files-download-messages';
-export { SAVE_UNAVAILABLE } from './files-download-messages';
 
 /** The failure codes a caller switches on (besides VaultCryptoError's own codes). */
 export const FILE_DECRYPT_CODES = {
@@ -48,8 +45,6 @@ export interface FetchDecryptHandlers {
    * Resolves true when the piece's buffer is free again (the worker reuses it), false when kept.
    */
   onPiece(piece: Uint8Array<ArrayBuffer>): Promise<boolean>;
-  /** With `save` (the worker writes the file): verified plaintext bytes handed to the file so far. */
-  onSaved?(bytes: number): void;
 }
 
 /** A fetchDecrypt that failed in the worker: where (`phase`) and, for 'http', the storage's status. */
@@ -81,13 +76,8 @@ export interface FilesDownloadCrypto {
    * Where it exists (the worker), file access uses this instead of decrypt(): the worker fetches
    * `url` (no credentials) and decrypts, and only verified plaintext crosses to the page, in
    * transferred buffers. Resolves once every chunk and the end verified and every piece was
-   * written; rejects with FetchDecryptError (phase key / http / network / stream / sink),
+   * written; rejects with FetchDecryptError (phase key / http / network / stream),
    * FetchDecryptSinkError, or, when `signal` aborts, an AbortError.
-   *
-   * With `save` (the file the user picked), the worker writes the plaintext there itself and
-   * `onPiece` is never called: it commits the file (close) only once everything verified and
-   * discards it (abort) otherwise. SAVE_UNAVAILABLE (phase sink) means the handle could not reach
-   * the worker or be opened there; nothing was fetched or written, so the page can write instead.
    */
   fetchDecrypt?(
     vaultKey: CryptoKey,
@@ -95,7 +85,6 @@ export interface FilesDownloadCrypto {
     url: string,
     handlers: FetchDecryptHandlers,
     signal: AbortSignal,
-    save?: FileSystemFileHandle,
   ): Promise<void>;
   /**
    * Opens the file key with the vault key and decrypts `encrypted` (the stored object's bytes).
@@ -272,7 +261,6 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
     url: string,
     handlers: FetchDecryptHandlers,
     signal: AbortSignal,
-    save?: FileSystemFileHandle,
   ): Promise<void> {
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
@@ -323,9 +311,6 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
           case 'received':
             handlers.onReceived(message.bytes, message.done);
             return;
-          case 'saved':
-            handlers.onSaved?.(message.bytes);
-            return;
           case 'piece': {
             if (settled) return;
             const data = message.data;
@@ -360,16 +345,10 @@ export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
             return;
         }
       });
-      const request: FilesFetchDecryptRequest = { id, op: 'fetchDecrypt', vaultKey, file: { ...file }, url };
-      if (save) request.save = save;
       try {
-        worker.postMessage(request);
+        worker.postMessage({ id, op: 'fetchDecrypt', vaultKey, file: { ...file }, url });
       } catch (error) {
-        if (save) {
-          // The handle does not clone here: say so the way the worker would.
-          const message = error instanceof Error ? error.message : String(error);
-          finish(new FetchDecryptError({ code: SAVE_UNAVAILABLE, message, phase: 'sink' }));
-        } else finish(error instanceof Error ? error : new Error(String(error)));
+        finish(error instanceof Error ? error : new Error(String(error)));
       }
     });
   }

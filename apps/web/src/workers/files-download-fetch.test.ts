@@ -9,17 +9,14 @@ import {
 } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
 import { FileAccessError, MemorySink, fetchDecrypted } from '../features/files/access/utils/fetch-decrypted';
-import { DiskSink } from '../features/files/access/utils/save-file';
 import { handleFilesDownloadMessage } from './files-download-dispatch';
 import {
   FetchDecryptError,
   FetchDecryptSinkError,
-  SAVE_UNAVAILABLE,
   WorkerFilesDownloadCrypto,
   type FileDecryptParams,
 } from './files-download-crypto';
-import { WRITE_BYTES } from './files-download-fetch';
-import type { FilesDownloadMessage, FilesDownloadResponse } from './files-download-messages';
+import type { FilesDownloadMessage } from './files-download-messages';
 
 const CHUNK = 65_536;
 const URL_ = 'http://storage.test/api/files/blob/object?sig=x';
@@ -319,150 +316,5 @@ describe('fetchDecrypted through the worker (what the app does in Chromium)', ()
 
     const dropped = await run((c) => c, { failAfter: 300_000 });
     await expect(dropped.done).rejects.toMatchObject({ kind: 'network' });
-  });
-});
-
-/** A picked file stand-in: createWritable gives a real WritableStream that records what reaches it. */
-function pickedFile(options: { failWriteAt?: number; refuse?: boolean } = {}) {
-  const state = {
-    opened: [] as unknown[],
-    writes: [] as Uint8Array[],
-    closed: false,
-    aborted: false,
-  };
-  const handle = {
-    async createWritable(opts: unknown) {
-      if (options.refuse) throw new DOMException('not allowed here', 'NotAllowedError');
-      state.opened.push(opts);
-      const stream = new WritableStream<BufferSource>({
-        write(chunk) {
-          if (options.failWriteAt === state.writes.length) throw new Error('disk full');
-          const view = ArrayBuffer.isView(chunk)
-            ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-            : new Uint8Array(chunk);
-          state.writes.push(view.slice());
-        },
-        close() {
-          state.closed = true;
-        },
-        abort() {
-          state.aborted = true;
-        },
-      });
-      // FileSystemWritableFileStream's own write() (the page path uses it).
-      return Object.assign(stream, {
-        write(chunk: BufferSource) {
-          const writer = stream.getWriter();
-          const written = writer.write(chunk);
-          writer.releaseLock();
-          return written;
-        },
-      });
-    },
-  } as unknown as FileSystemFileHandle;
-  const bytes = () => {
-    const out = new Uint8Array(state.writes.reduce((n, w) => n + w.length, 0));
-    let at = 0;
-    for (const w of state.writes) {
-      out.set(w, at);
-      at += w.length;
-    }
-    return out;
-  };
-  return { handle, state, bytes };
-}
-
-/** Runs the worker's half with `save` directly (a handle with methods does not clone in Node). */
-async function saveInWorker(
-  ciphertext: Uint8Array,
-  params: FileDecryptParams,
-  vaultKey: CryptoKey,
-  file: ReturnType<typeof pickedFile>,
-  served: Served = {},
-) {
-  const store = storage(ciphertext, served);
-  const messages: FilesDownloadResponse[] = [];
-  await handleFilesDownloadMessage(
-    { id: 7, op: 'fetchDecrypt', vaultKey, file: params, url: URL_, save: file.handle },
-    (message) => messages.push(message),
-    store.fetchImpl,
-  );
-  return { messages, store, last: messages[messages.length - 1] };
-}
-
-describe('fetchDecrypt with save: the worker writes the picked file itself', () => {
-  const large = randomBytes(100 * CHUNK + 4321);
-
-  it('writes the verified plaintext in big writes and commits it (close) only at the end', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(large);
-    const file = pickedFile();
-    const { messages, last } = await saveInWorker(ciphertext, params, vaultKey, file);
-    expect(last).toEqual({ id: 7, type: 'done' });
-    expect(bytesToHex(file.bytes())).toBe(bytesToHex(large));
-    expect(file.state.opened).toEqual([{ keepExistingData: false }]);
-    expect(file.state.writes.length).toBe(Math.ceil(large.length / WRITE_BYTES));
-    expect(file.state.writes.every((w) => w.length <= WRITE_BYTES)).toBe(true);
-    expect(file.state.closed).toBe(true);
-    expect(file.state.aborted).toBe(false);
-    expect(messages.some((m) => m.type === 'piece')).toBe(false);
-    const saved = messages.filter((m) => m.type === 'saved');
-    expect(saved[saved.length - 1]).toMatchObject({ bytes: large.length });
-  });
-
-  it.each<[string, string, (c: Uint8Array) => Uint8Array]>([
-    [
-      'a tampered object',
-      'DECRYPT_FAILED',
-      (c) => {
-        const bad = c.slice();
-        bad[90 * (CHUNK + 16) + 7]! ^= 1;
-        return bad;
-      },
-    ],
-    ['a truncated object', 'STREAM_TRUNCATED', (c) => c.slice(0, 97 * (CHUNK + 16))],
-  ])('%s discards the file (abort, never close) and fails with %s', async (_what, code, damage) => {
-    const { vaultKey, params, ciphertext } = await sealFile(large);
-    const file = pickedFile();
-    const { last } = await saveInWorker(damage(ciphertext), params, vaultKey, file);
-    expect(last).toMatchObject({ type: 'error', error: { phase: 'stream', code } });
-    expect(file.state.aborted).toBe(true);
-    expect(file.state.closed).toBe(false);
-  });
-
-  it('discards the file on a storage refusal or a failed write; refuses to start when it cannot open it', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(large);
-    const refusedFile = pickedFile();
-    const refused = await saveInWorker(ciphertext, params, vaultKey, refusedFile, { status: 404 });
-    expect(refused.last).toMatchObject({ type: 'error', error: { phase: 'http', status: 404 } });
-    expect(refusedFile.state.aborted).toBe(true);
-
-    const fullFile = pickedFile({ failWriteAt: 0 });
-    const full = await saveInWorker(ciphertext, params, vaultKey, fullFile);
-    expect(full.last).toMatchObject({ type: 'error', error: { phase: 'sink', message: 'disk full' } });
-    // The failed write errored the stream: never closed, so Chromium drops the swap file.
-    expect(fullFile.state.closed).toBe(false);
-
-    const closed = pickedFile({ refuse: true });
-    const unopened = await saveInWorker(ciphertext, params, vaultKey, closed);
-    expect(unopened.last).toMatchObject({ type: 'error', error: { phase: 'sink', code: SAVE_UNAVAILABLE } });
-    // Nothing was fetched: the page can still write the file itself.
-    expect(unopened.store.state.url).toBe('');
-  });
-
-  it('fetchDecrypted falls back to writing on the page when the handle cannot reach the worker', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
-    const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(storage(ciphertext).fetchImpl));
-    const file = pickedFile();
-    await fetchDecrypted({
-      url: new URL(URL_),
-      file: params,
-      encryptedSize: ciphertext.length,
-      vaultKey,
-      crypto,
-      sink: new DiskSink(file.handle),
-      signal: new AbortController().signal,
-    });
-    expect(bytesToHex(file.bytes())).toBe(bytesToHex(big));
-    expect(file.state.closed).toBe(true);
   });
 });

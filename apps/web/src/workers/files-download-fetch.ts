@@ -1,19 +1,18 @@
 import { encryptedSizeFor } from '@vault/crypto';
 import { cryptoErrorCode } from './crypto-service';
 import { BufferPool, createBatchedDecryptStream } from './files-chunks';
-import {
-  SAVE_UNAVAILABLE,
-  type FilesDownloadControl,
-  type FilesDownloadErrorInfo,
-  type FilesDownloadResponse,
-  type FilesFetchDecryptRequest,
+import type {
+  FilesDownloadControl,
+  FilesDownloadErrorInfo,
+  FilesDownloadResponse,
+  FilesFetchDecryptRequest,
 } from './files-download-messages';
 import { DECRYPT_BATCH_BYTES, openFileKey } from './files-download-ops';
 
 /**
  * The worker's half of `fetchDecrypt` (files-download-messages.ts): fetch the stored object here,
- * open it batch by batch, and write the verified plaintext to the picked file (`save`, FileOut) or
- * send it to the page in transferred buffers, at most PIECES_IN_FLIGHT unacknowledged. Measured (bench/files.bench.mjs): the page no longer
+ * open it batch by batch, and send the verified plaintext to the page in transferred buffers, at
+ * most PIECES_IN_FLIGHT unacknowledged. Measured (bench/files.bench.mjs): the page no longer
  * copies every stored byte into this worker, nor every plaintext byte back.
  */
 
@@ -80,128 +79,6 @@ function info(
   return { code: code ?? 'INTERNAL', message, phase, ...extra };
 }
 
-/** Where the verified plaintext goes: the page (`piece` messages) or the picked file (FileOut). */
-interface PlaintextOut {
-  /** Takes the next verified piece; its buffer may be handed on or given back to the pool. */
-  put(value: Uint8Array): Promise<void>;
-  /** Every chunk verified: commit. */
-  finish(): Promise<void>;
-  /** Anything failed: nothing may look complete. */
-  abort(reason: unknown): Promise<void>;
-}
-
-/** A write to the picked file failed (its message goes to the page as phase 'sink'). */
-class SinkFailure extends Error {
-  constructor(readonly reason: unknown) {
-    super(reason instanceof Error && reason.message ? reason.message : String(reason));
-  }
-}
-
-/**
- * Bytes per write to the picked file. Measured (bench/files.bench.mjs): 4 MiB writes were fast but
- * the renderer's peak grew with the file (+92 MiB at 25 MiB, +140..149 at 100); 2 MiB keeps it
- * flat (+78..86 at both) at about the same speed; 1 MiB was slower.
- */
-export const WRITE_BYTES = 2 * 1024 * 1024;
-
-/**
- * Writes the plaintext to the file the user picked, from this worker: no hop through the page and
- * no buffer round trips. Pieces are copied into WRITE_BYTES staging buffers (two: one fills while
- * the other is being written), so the disk sees few big writes and memory stays flat. Chromium
- * writes to a swap file and moves it into place only on close(); abort() discards it.
- */
-class FileOut implements PlaintextOut {
-  private readonly staging: Uint8Array<ArrayBuffer>[] = [];
-  private readonly pending: (Promise<void> | null)[] = [null, null];
-  private current = 0;
-  private filled = 0;
-
-  private saved = 0;
-  private failed: unknown = null;
-
-  constructor(
-    private readonly writer: WritableStreamDefaultWriter<BufferSource>,
-    private readonly outputs: BufferPool,
-    /** The page's decrypting percent: bytes handed to the file so far. */
-    private readonly onSaved: (bytes: number) => void,
-  ) {}
-
-  async put(value: Uint8Array): Promise<void> {
-    // A write already failed: stop the download now rather than at the end.
-    if (this.failed !== null) throw new SinkFailure(this.failed);
-    let at = 0;
-    while (at < value.byteLength) {
-      if (this.filled === 0) await this.settle(this.current);
-      const buffer = (this.staging[this.current] ??= new Uint8Array(WRITE_BYTES));
-      const n = Math.min(value.byteLength - at, WRITE_BYTES - this.filled);
-      buffer.set(value.subarray(at, at + n), this.filled);
-      this.filled += n;
-      at += n;
-      if (this.filled === WRITE_BYTES) this.flush();
-    }
-    // Copied: the decryptor may reuse it.
-    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
-      this.outputs.give(value.buffer as ArrayBuffer);
-    }
-    this.saved += value.byteLength;
-    this.onSaved(this.saved);
-  }
-
-  async finish(): Promise<void> {
-    this.flush();
-    await this.settle(0);
-    await this.settle(1);
-    try {
-      await this.writer.close();
-    } catch (error) {
-      throw new SinkFailure(error);
-    }
-  }
-
-  async abort(reason: unknown): Promise<void> {
-    await this.writer.abort(reason).catch(() => undefined);
-  }
-
-  private flush(): void {
-    if (this.filled === 0) return;
-    const buffer = this.staging[this.current]!;
-    const written = this.writer.write(buffer.subarray(0, this.filled));
-    written.catch((error: unknown) => {
-      this.failed ??= error;
-    });
-    this.pending[this.current] = written;
-    this.current ^= 1;
-    this.filled = 0;
-  }
-
-  /** Waits until staging buffer `i` is written (free again); a failed write fails the download. */
-  private async settle(i: number): Promise<void> {
-    const written = this.pending[i];
-    if (!written) return;
-    try {
-      await written;
-    } catch (error) {
-      throw new SinkFailure(error);
-    }
-    this.pending[i] = null;
-  }
-}
-
-/** The page path: transferred `piece` messages, at most PIECES_IN_FLIGHT unacknowledged. */
-function pageOut(req: FilesFetchDecryptRequest, job: FetchJob, post: FetchDecryptPost): PlaintextOut {
-  return {
-    async put(value) {
-      await job.credit();
-      if (job.controller.signal.aborted) throw new Error('cancelled');
-      const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
-      const data = (whole ? value.buffer : value.slice().buffer) as ArrayBuffer;
-      post({ id: req.id, type: 'piece', data }, [data]);
-    },
-    finish: () => Promise.resolve(),
-    abort: () => Promise.resolve(),
-  };
-}
-
 export async function runFetchDecrypt(
   req: FilesFetchDecryptRequest,
   post: FetchDecryptPost,
@@ -209,20 +86,9 @@ export async function runFetchDecrypt(
 ): Promise<void> {
   const job = new FetchJob();
   jobs.set(req.id, job);
-  let out: PlaintextOut | null = null;
-  let committed = false;
   try {
-    committed = await run(req, job, post, fetchImpl, async () => {
-      if (!req.save) return (out = pageOut(req, job, post));
-      const writable = await req.save.createWritable({ keepExistingData: false });
-      return (out = new FileOut(writable.getWriter(), job.outputs, (bytes) => {
-        if (!job.cancelled) post({ id: req.id, type: 'saved', bytes });
-      }));
-    });
+    await run(req, job, post, fetchImpl);
   } finally {
-    // Whatever stopped the transfer (the storage, the network, a bad tag, a cancel), a file
-    // opened here is discarded rather than left looking complete.
-    if (!committed) await (out as PlaintextOut | null)?.abort(new Error('download failed'));
     jobs.delete(req.id);
   }
 }
@@ -232,8 +98,7 @@ async function run(
   job: FetchJob,
   post: FetchDecryptPost,
   fetchImpl: typeof fetch,
-  open: () => Promise<PlaintextOut>,
-): Promise<boolean> {
+): Promise<void> {
   const fail = (error: FilesDownloadErrorInfo) => {
     if (!job.cancelled) post({ id: req.id, type: 'error', error });
   };
@@ -242,15 +107,7 @@ async function run(
     fileKey = await openFileKey(req.vaultKey, req.file);
   } catch (error) {
     fail(info('key', error));
-    return false;
-  }
-  let out: PlaintextOut;
-  try {
-    out = await open();
-  } catch (error) {
-    // Nothing fetched yet: the page can still write the file itself.
-    fail({ ...info('sink', error), code: SAVE_UNAVAILABLE });
-    return false;
+    return;
   }
   let response: Response;
   try {
@@ -264,13 +121,13 @@ async function run(
     });
   } catch (error) {
     fail(info('network', error));
-    return false;
+    return;
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => undefined);
     const status = response.ok ? 0 : response.status;
     fail(info(response.ok ? 'network' : 'http', new Error(`HTTP ${response.status}`), { status }));
-    return false;
+    return;
   }
   let transform: TransformStream<Uint8Array, Uint8Array>;
   try {
@@ -288,7 +145,7 @@ async function run(
   } catch (error) {
     await response.body.cancel().catch(() => undefined);
     fail(info('stream', error));
-    return false;
+    return;
   }
 
   // Stored bytes → decryptor, with the received count for the page's percent (posted when the
@@ -335,22 +192,20 @@ async function run(
     for (;;) {
       const { done, value } = await plaintext.read();
       if (done) break;
+      await job.credit();
       if (job.controller.signal.aborted) throw new Error('cancelled');
-      await out.put(value);
+      const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
+      const data = (whole ? value.buffer : value.slice().buffer) as ArrayBuffer;
+      post({ id: req.id, type: 'piece', data }, [data]);
     }
     await feeding;
-    // Verified to the end marker: only now is the file committed.
-    await out.finish();
     post({ id: req.id, type: 'done' });
-    return true;
   } catch (error) {
     job.controller.abort();
     await plaintext.cancel().catch(() => undefined);
     await body.cancel().catch(() => undefined);
     await feeding.catch(() => undefined);
     if (sourceError !== null) fail(info('network', sourceError));
-    else if (error instanceof SinkFailure) fail(info('sink', error.reason));
     else fail(info('stream', error));
-    return false;
   }
 }

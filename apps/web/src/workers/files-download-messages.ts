@@ -45,17 +45,7 @@ export interface FilesFetchDecryptRequest {
   file: FileDecryptParams;
   /** The signed URL, resolved and checked by the page (http(s) only); fetched without credentials. */
   url: string;
-  /**
-   * The file the user picked (structured-cloneable). With it the worker writes the plaintext there
-   * itself (no `piece` messages): it closes the writable only after the last chunk verified and
-   * aborts it otherwise, which discards Chromium's swap file. It fails with phase 'sink' and
-   * SAVE_UNAVAILABLE, before fetching anything, when it cannot open the file (the page then writes).
-   */
-  save?: FileSystemFileHandle;
 }
-
-/** fetchDecrypt with `save`: the picked file could not be opened in the worker (nothing was fetched). */
-export const SAVE_UNAVAILABLE = 'SAVE_UNAVAILABLE';
 
 export type FilesDownloadControl =
   { id: number; op: 'ack'; buffer?: ArrayBuffer } | { id: number; op: 'cancel' };
@@ -68,10 +58,9 @@ export interface FilesDownloadErrorInfo {
   message: string;
   /**
    * 'key': the file key could not be opened; 'stream': the content failed while streaming;
-   * (fetchDecrypt only) 'http': the storage answered `status`; 'network': the fetch failed;
-   * 'sink': writing to `save` failed (SAVE_UNAVAILABLE: it could not even be opened).
+   * (fetchDecrypt only) 'http': the storage answered `status`; 'network': the fetch failed.
    */
-  phase: 'key' | 'stream' | 'http' | 'network' | 'sink';
+  phase: 'key' | 'stream' | 'http' | 'network';
   status?: number;
 }
 
@@ -81,7 +70,5 @@ export type FilesDownloadResponse =
   | { id: number; type: 'received'; bytes: number; done: boolean }
   /** fetchDecrypt: the next verified plaintext, in a transferred buffer. */
   | { id: number; type: 'piece'; data: ArrayBuffer }
-  /** fetchDecrypt with `save`: verified plaintext bytes handed to the file so far. */
-  | { id: number; type: 'saved'; bytes: number }
   | { id: number; type: 'done' }
   | { id: number; type: 'error'; error: FilesDownloadErrorInfo };

@@ -223,7 +223,7 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
         return;
       }
       setFileProgress(id, { stage: 'downloading', percent: 0 });
-      const sink = target.kind === 'disk' ? new DiskSink(target.handle) : new MemorySink();
+      const sink = target.kind === 'disk' ? new DiskSink(target.writable) : new MemorySink();
       await fetchDecrypted({
         url,
         file: paramsOf(file),

@@ -4,7 +4,6 @@ import {
   FetchDecryptError,
   FetchDecryptSinkError,
   INTEGRITY_CODES,
-  SAVE_UNAVAILABLE,
   type FetchDecryptHandlers,
   type FileDecryptParams,
   type FilesDownloadCrypto,
@@ -38,11 +37,6 @@ export function isCancelled(error: unknown): boolean {
 export interface PlaintextSink {
   /** The sink holds on to the chunks it was given (memory): their buffers must not be reused. */
   readonly keepsChunks?: boolean;
-  /**
-   * The picked file behind a disk sink: the download worker may write it itself, and then this
-   * sink's write() and close() are not called (abort() still is, on failure).
-   */
-  readonly handle?: FileSystemFileHandle;
   write(chunk: Uint8Array<ArrayBuffer>): Promise<void>;
   /** Every byte arrived and was verified: keep the result. */
   close(): Promise<void>;
@@ -275,28 +269,13 @@ async function fetchInWorker(
         report('decrypting', percentOf(written, file.size));
       return !sink.keepsChunks;
     },
-    onSaved(bytes) {
-      written = bytes;
-      if (sourceDone || received >= options.encryptedSize)
-        report('decrypting', percentOf(written, file.size));
-    },
   };
   let closing = false;
   try {
-    let inWorker = false;
-    if (sink.handle) {
-      // The worker writes the file itself (no page hop); it commits or discards it.
-      try {
-        await fetchDecrypt(options.vaultKey, file, options.url.href, handlers, signal, sink.handle);
-        inWorker = true;
-      } catch (error) {
-        if (!(error instanceof FetchDecryptError && error.code === SAVE_UNAVAILABLE)) throw error;
-      }
-    }
-    if (!inWorker) await fetchDecrypt(options.vaultKey, file, options.url.href, handlers, signal);
+    await fetchDecrypt(options.vaultKey, file, options.url.href, handlers, signal);
     report('decrypting', 100);
     closing = true;
-    if (!inWorker) await sink.close();
+    await sink.close();
   } catch (error) {
     await sink.abort(error).catch(() => undefined);
     if (signal.aborted) throw cancelled();
@@ -321,11 +300,6 @@ async function fetchInWorker(
           });
         case 'network':
           throw new FileAccessError('network', ACCESS_MESSAGES.downloadFailed, { cause: error });
-        case 'sink': {
-          // The worker's write to the picked file failed (it discarded the file).
-          const reason = error.message ? `: ${error.message}` : '';
-          throw new FileAccessError('sink', `${ACCESS_MESSAGES.downloadFailed}${reason}`, { cause: error });
-        }
         case 'stream':
           if (INTEGRITY_CODES.has(error.code)) {
             throw new FileAccessError('integrity', ACCESS_MESSAGES.integrity, { cause: error });

@@ -20,7 +20,7 @@ export function safeFileName(name: string): string {
 }
 
 export type SaveTarget =
-  { kind: 'disk'; handle: FileSystemFileHandle } | { kind: 'memory' } | { kind: 'cancelled' };
+  { kind: 'disk'; writable: FileSystemWritableFileStream } | { kind: 'memory' } | { kind: 'cancelled' };
 
 /**
  * Where a download goes. With the File System Access API (`showSaveFilePicker`) AND a user gesture
@@ -36,45 +36,29 @@ export async function pickSaveTarget(name: string): Promise<SaveTarget> {
   if (activation && !activation.isActive) return { kind: 'memory' };
   try {
     const handle = await picker.call(window, { suggestedName: safeFileName(name) });
-    return { kind: 'disk', handle };
+    // Chromium writes to a swap file and moves it into place only on close(): abort() leaves nothing.
+    const writable = await handle.createWritable({ keepExistingData: false });
+    return { kind: 'disk', writable };
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') return { kind: 'cancelled' };
     return { kind: 'memory' };
   }
 }
 
-/** Opens the picked file for writing; Chromium writes to a swap file moved into place only on close(), so abort() leaves nothing. */
-function openWritable(handle: FileSystemFileHandle): Promise<FileSystemWritableFileStream> {
-  return handle.createWritable({ keepExistingData: false });
-}
-
-/**
- * Streams plaintext into a file the user picked; abort() discards it. `handle` lets the download
- * worker write the file itself (fetchDecrypted); this sink then opens nothing. Where the handle
- * cannot go to the worker, the page writes through write()/close(), opening the file on first use.
- */
+/** Streams plaintext into a file the user picked; abort() discards it. */
 export class DiskSink implements PlaintextSink {
-  private writable: Promise<FileSystemWritableFileStream> | null = null;
+  constructor(private readonly writable: FileSystemWritableFileStream) {}
 
-  constructor(readonly handle: FileSystemFileHandle) {}
-
-  private open(): Promise<FileSystemWritableFileStream> {
-    this.writable ??= openWritable(this.handle);
-    return this.writable;
+  write(chunk: Uint8Array<ArrayBuffer>): Promise<void> {
+    return this.writable.write(chunk);
   }
 
-  async write(chunk: Uint8Array<ArrayBuffer>): Promise<void> {
-    return (await this.open()).write(chunk);
+  close(): Promise<void> {
+    return this.writable.close();
   }
 
-  async close(): Promise<void> {
-    return (await this.open()).close();
-  }
-
-  async abort(reason: unknown): Promise<void> {
-    // Never opened: nothing to discard.
-    if (!this.writable) return;
-    return (await this.writable).abort(reason);
+  abort(reason: unknown): Promise<void> {
+    return this.writable.abort(reason);
   }
 }
 
@@ -103,12 +87,11 @@ export async function saveBlobAs(blob: Blob, name: string): Promise<void> {
     saveBlob(blob, name);
     return;
   }
-  const writable = await openWritable(target.handle);
   try {
-    await writable.write(blob);
-    await writable.close();
+    await target.writable.write(blob);
+    await target.writable.close();
   } catch (error) {
-    await writable.abort(error).catch(() => undefined);
+    await target.writable.abort(error).catch(() => undefined);
     throw error;
   }
 }
