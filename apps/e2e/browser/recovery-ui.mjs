@@ -1,4 +1,4 @@
-/* global window, document, Window */
+/* global window, Window */
 // Account recovery in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
 // the recovery kit after sign-up, then every way back in through /recovery:
 //   - recovery key: the vault key comes back, the old note is readable at once;
@@ -12,20 +12,16 @@
 //   BASE_URL=http://127.0.0.1:8080 MAIL_DIR=.data/mail node apps/e2e/browser/recovery-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, newWatchedPage, specSetup } from './support.mjs';
 
-const BASE = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const OUT = process.env.OUT_DIR ?? '.data/recovery-ui-shots';
+const { base: BASE, problems, step, shot } = specSetup({ out: '.data/recovery-ui-shots' });
 const MAIL_DIR = process.env.MAIL_DIR ?? join(process.env.VAULT_DATA_DIR ?? '.data', 'mail');
-mkdirSync(OUT, { recursive: true });
 const LEGACY_BANNER =
   'Some items are locked from before your account reset. Enter your old password to unlock them.';
-const problems = [];
 /** Everything typed that only the device may know: searched for in every service log at the end. */
 const secrets = [];
-const step = (s) => console.log(`• ${s}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function freshAccount(tag) {
@@ -39,67 +35,28 @@ function freshAccount(tag) {
   };
 }
 
-async function shot(page, name) {
-  const file = join(OUT, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`  screenshot ${file}`);
-}
-
-function watch(page, label) {
-  const origin = new URL(BASE).origin;
-  page.on('console', (msg) => {
-    const text = msg.text();
-    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${label}: CSP: ${text}`);
-    else if (msg.type() === 'error' && !/status of 4\d\d/.test(text))
-      problems.push(`${label}: console error: ${text}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      problems.push(`${label}: third-party: ${url}`);
-  });
-}
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 const contexts = [];
 
 /** A browser context of its own (nothing shared: a signed-out device), watched. */
 async function newPage(label) {
-  const ctx = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
+  const { context, page } = await newWatchedPage(browser, {
+    label,
+    problems,
+    base: BASE,
     acceptDownloads: true,
-  });
-  contexts.push(ctx);
-  await ctx.addInitScript(() => {
     // Headless Chromium offers the save picker, which a test cannot answer: downloads then take
     // the Blob path, which Playwright sees as a download (as files-ui.mjs does).
-    try {
-      delete Window.prototype.showSaveFilePicker;
-      delete window.showSaveFilePicker;
-    } catch {
-      /* not present */
-    }
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
+    initScript: () => {
+      try {
+        delete Window.prototype.showSaveFilePicker;
+        delete window.showSaveFilePicker;
+      } catch {
+        /* not present */
+      }
+    },
   });
-  const page = await ctx.newPage();
-  watch(page, label);
+  contexts.push(context);
   return page;
 }
 
