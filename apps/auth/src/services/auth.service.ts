@@ -162,21 +162,34 @@ export class AuthService {
   }
 
   /** `error`: what a wrong second factor answers instead of 'Invalid credentials'. */
-  private async failLogin(
+  private failLogin(
     user: UserEntity | null,
     subject: string,
     ctx: RpcContext,
     error: ErrorCode = ErrorCode.INVALID_CREDENTIALS,
   ): Promise<never> {
-    await this.guard.recordIpFailure(ctx.ip);
-    const failure = await this.guard.recordFailure(subject);
-    const userId = user?.id ?? null;
     const reason = !user
       ? 'unknown_user'
       : error === ErrorCode.INVALID_CREDENTIALS
         ? 'bad_key'
         : 'bad_second_factor';
-    await this.events.record('signin_failure', userId, ctx, { reason });
+    return this.failSignIn(user, subject, ctx, { event: 'signin_failure', reason, error });
+  }
+
+  /**
+   * A failed sign-in of any kind (login, second factor, emergency verification): counts toward
+   * the per-IP throttle and the account's lockout, records `event`, locks the account at the
+   * threshold, and throws the lock or `error`.
+   */
+  async failSignIn(
+    user: UserEntity | null,
+    subject: string,
+    ctx: RpcContext,
+    failed: { event: 'signin_failure' | 'emergency_verification_failed'; reason: string; error: ErrorCode },
+  ): Promise<never> {
+    await this.guard.recordIpFailure(ctx.ip);
+    const failure = await this.guard.recordFailure(subject);
+    await this.events.record(failed.event, user?.id ?? null, ctx, { reason: failed.reason });
     if (user) {
       const lock = failure.lockedNow
         ? { until: new Date(Date.now() + failure.remainingMs), reason: AUTO_LOCK_REASON }
@@ -192,14 +205,11 @@ export class AuthService {
       }
     }
     if (failure.locked) throw this.guard.lockedError(failure.remainingMs);
-    throw new VaultError(error);
+    throw new VaultError(failed.error);
   }
 
-  private async startSession(
-    user: UserEntity,
-    ctx: RpcContext,
-    now: number,
-  ): Promise<WithRefresh<AuthResponse>> {
+  /** A new session for `user`, its access token and the sign-in answer (login, reset, emergency). */
+  async startSession(user: UserEntity, ctx: RpcContext, now: number): Promise<WithRefresh<AuthResponse>> {
     const session = await this.sessions.start(user.id, ctx, now);
     await this.unusual.rememberDevice(user.id, ctx);
     const access = await this.tokens.sign(
@@ -212,7 +222,7 @@ export class AuthService {
     };
   }
 
-  private async findByIdentifier(identifier: string): Promise<UserEntity | null> {
+  async findByIdentifier(identifier: string): Promise<UserEntity | null> {
     const lookup = toIdentifierLookup(identifier);
     const candidates = await this.users.findIdentifierCandidates(lookup.lower, lookup.phone);
     return pickIdentifierMatch(candidates, lookup) ?? null;
