@@ -17,16 +17,10 @@ import { verifyEmergency } from '../api/verify-emergency';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useCountdown } from '../hooks/use-countdown';
 import { useSession, useSessionStore } from '../state/session-context';
-import {
-  TWO_FACTOR_MESSAGES,
-  isValidCode,
-  sanitizeBackupCode,
-  sanitizeCode,
-  BACKUP_CODE_MAX_LENGTH,
-  CODE_LENGTH,
-} from '../utils/two-factor';
+import { TWO_FACTOR_MESSAGES, isValidCode } from '../utils/two-factor';
 import { AuthLayout } from './auth-layout';
 import { DEFAULT_LOCKOUT_SECONDS, LockoutBanner } from './lockout-banner';
+import { SecondFactorField, SecondFactorToggle } from './second-factor-field';
 
 export const LOGIN_MESSAGES = {
   failed: 'Login failed',
@@ -254,53 +248,26 @@ export function LoginScreen() {
         </p>
         <form className="form" onSubmit={onCode} noValidate>
           {banners}
-          {useBackup ? (
-            <TextField
-              key="backup"
-              label="Backup code"
-              name="backupCode"
-              autoComplete="one-time-code"
-              autoCapitalize="characters"
-              spellCheck={false}
-              placeholder="XXXX-XXXX"
-              maxLength={BACKUP_CODE_MAX_LENGTH}
-              value={backupCode}
-              onChange={(e) => setBackupCode(sanitizeBackupCode(e.target.value))}
-              disabled={busy || locked}
-              autoFocus
-              className="field--code"
-            />
-          ) : (
-            <TextField
-              key="code"
-              label="Verification code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="123456"
-              maxLength={CODE_LENGTH}
-              value={code}
-              onChange={(e) => setCode(sanitizeCode(e.target.value))}
-              disabled={busy || locked}
-              autoFocus
-              className="field--code"
-            />
-          )}
+          <SecondFactorField
+            useBackup={useBackup}
+            code={code}
+            backupCode={backupCode}
+            onCode={setCode}
+            onBackupCode={setBackupCode}
+            disabled={busy || locked}
+          />
           <Button type="submit" block loading={busy} loadingLabel="Verifying..." disabled={locked}>
             Verify
           </Button>
           <div className="form__links">
-            <button
-              type="button"
-              className="link-btn"
-              onClick={() => {
+            <SecondFactorToggle
+              useBackup={useBackup}
+              onToggle={() => {
                 setUseBackup((b) => !b);
                 setError(null);
               }}
               disabled={busy}
-            >
-              {useBackup ? 'Use your authenticator app instead' : 'Use a backup code instead'}
-            </button>
+            />
             <button type="button" className="link-btn" onClick={backToCredentials} disabled={busy}>
               Back to sign in
             </button>

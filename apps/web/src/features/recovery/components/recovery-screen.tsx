@@ -11,17 +11,11 @@ import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { cryptoErrorCode, type NewAccountMaterial } from '../../../workers/crypto-service';
 import { AuthLayout } from '../../auth/components/auth-layout';
+import { SecondFactorField, SecondFactorToggle } from '../../auth/components/second-factor-field';
 import { PasswordChecklist } from '../../auth/components/password-checklist';
 import { useSessionStore } from '../../auth/state/session-context';
 import { passwordChecks } from '../../auth/utils/signup-validation';
-import {
-  BACKUP_CODE_MAX_LENGTH,
-  CODE_LENGTH,
-  TWO_FACTOR_MESSAGES,
-  isValidCode,
-  sanitizeBackupCode,
-  sanitizeCode,
-} from '../../auth/utils/two-factor';
+import { CODE_LENGTH, TWO_FACTOR_MESSAGES, isValidCode, sanitizeCode } from '../../auth/utils/two-factor';
 import {
   getRecoveryQuestions,
   resetWithRecovery,
@@ -540,45 +534,23 @@ export function RecoveryScreen() {
         {needsCode ? (
           <>
             {banners}
-            {useBackup ? (
-              <TextField
-                key="backup"
-                label="Backup code"
-                name="backupCode"
-                autoComplete="one-time-code"
-                placeholder="XXXX-XXXX"
-                maxLength={BACKUP_CODE_MAX_LENGTH}
-                value={backupCode}
-                onChange={(e) => setBackupCode(sanitizeBackupCode(e.target.value))}
-                disabled={busy}
-                autoFocus
-              />
-            ) : (
-              <TextField
-                key="code"
-                label="Verification code"
-                name="totp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder="123456"
-                maxLength={CODE_LENGTH}
-                value={totp}
-                onChange={(e) => setTotp(sanitizeCode(e.target.value))}
-                disabled={busy}
-                autoFocus
-              />
-            )}
-            <button
-              type="button"
-              className="link-btn"
-              onClick={() => {
+            <SecondFactorField
+              useBackup={useBackup}
+              code={totp}
+              backupCode={backupCode}
+              onCode={setTotp}
+              onBackupCode={setBackupCode}
+              disabled={busy}
+              codeName="totp"
+            />
+            <SecondFactorToggle
+              useBackup={useBackup}
+              onToggle={() => {
                 setUseBackup((b) => !b);
                 setError(null);
               }}
               disabled={busy}
-            >
-              {useBackup ? 'Use your authenticator app instead' : 'Use a backup code instead'}
-            </button>
+            />
           </>
         ) : null}
         <Button type="submit" block loading={busy} loadingLabel="Setting your password...">
