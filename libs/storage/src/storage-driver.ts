@@ -22,6 +22,21 @@ export interface ByteRange {
   end: number;
 }
 
+/** One part of an upload sent in parts: inclusive bytes `first..last` of an object of `total` bytes. */
+export interface UploadPart {
+  first: number;
+  last: number;
+  total: number;
+}
+
+/** Where an upload sent in parts stands after a part was stored. */
+export interface UploadPartResult {
+  /** Bytes stored so far (the next part starts here). */
+  stored: number;
+  /** The last part arrived: the object is now in place, exactly like after `put`. */
+  complete: boolean;
+}
+
 /**
  * One place where encrypted file objects live. The bytes are ciphertext already: a driver
  * never sees a key and never looks inside. Object keys come from `objectKey()` and are
@@ -43,9 +58,18 @@ export interface StorageDriver {
    * A missing object rejects with `VaultError(NOT_FOUND)`.
    */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Optional: drivers that take an upload in PARTS, in order (the local disk). The part is
+   * written behind the bytes stored so far into a partial beside the object; `first` 0 starts
+   * over, any other `first` must equal the bytes stored so far (else `VaultError(CONFLICT)`).
+   * A body shorter or longer than the part is refused and the partial keeps its earlier length.
+   * After the last part (`last + 1 === total`) the object is renamed into place. Parts of one
+   * key are serialised.
+   */
+  appendPart?(key: string, body: Readable, part: UploadPart): Promise<UploadPartResult>;
   /** null when absent. */
   stat(key: string): Promise<StoredObjectInfo | null>;
-  /** Idempotent: deleting a missing object succeeds. */
+  /** Idempotent: deleting a missing object succeeds. Also removes a partial upload (appendPart). */
   delete(key: string): Promise<void>;
 }
 

@@ -13,6 +13,11 @@ export const FILE_THUMBNAIL_MAX_CHARS = 512 * 1024;
 export const FILE_URL_TTL_SECONDS = 300;
 /** Uploads begun (upload-url) and never completed are removed by the cleanup job after this long. */
 export const FILE_UPLOAD_ABANDON_SECONDS = 3600;
+/**
+ * The most ciphertext bytes one PART of an upload may carry (`PUT <uploadUrl>` with
+ * `Content-Range`), offered as `partSize` by storage whose driver takes parts (local disk).
+ */
+export const UPLOAD_PART_MAX_BYTES = 16 * 1024 * 1024;
 
 export const FILE_SIZE_EXCEEDED = 'File size exceeds maximum allowed size of 100MB';
 
@@ -71,6 +76,8 @@ export const createUploadResponseSchema = z.object({
   fileId: z.string(),
   uploadUrl: z.string(),
   expiresAt: z.string(),
+  /** Present only when the storage takes the upload in parts: the most bytes one part may carry. */
+  partSize: z.number().int().positive().optional(),
 });
 export type CreateUploadResponse = z.output<typeof createUploadResponseSchema>;
 

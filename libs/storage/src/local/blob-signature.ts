@@ -89,6 +89,20 @@ export function verifyBlobSignature(
   secret: Buffer | string,
   now: number = Date.now(),
 ): VerifiedBlobRequest {
+  const verified = verifyBlobSignatureAnyExpiry(params, secret);
+  if (verified.exp * 1000 <= now) throw linkInvalid();
+  return verified;
+}
+
+/**
+ * `verifyBlobSignature` without the expiry check: the URL is exactly as signed, whether or not
+ * `exp` has passed. Only for the continuation parts of an upload in parts, which may finish after
+ * the URL expired when the upload began in time (the caller checks that it did).
+ */
+export function verifyBlobSignatureAnyExpiry(
+  params: BlobSignatureParams,
+  secret: Buffer | string,
+): VerifiedBlobRequest {
   const secretBytes = blobSecretBytes(secret);
   const { key, op, sig } = params;
   if (!isValidObjectKey(key)) throw linkInvalid();
@@ -106,7 +120,6 @@ export function verifyBlobSignature(
     .update(canonical(key, operation, exp, len))
     .digest();
   if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) throw linkInvalid();
-  if (exp * 1000 <= now) throw linkInvalid();
   return len === undefined ? { key, op: operation, exp } : { key, op: operation, exp, len };
 }
 

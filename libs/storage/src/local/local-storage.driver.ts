@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ErrorCode, VaultError } from '@vault/contracts';
 import { parseObjectKey } from '../object-key';
 import {
   STORAGE_LABELS,
@@ -12,6 +13,8 @@ import {
   type SignedUrl,
   type StorageDriver,
   type StoredObjectInfo,
+  type UploadPart,
+  type UploadPartResult,
 } from '../storage-driver';
 import {
   assertContentLength,
@@ -39,6 +42,43 @@ function isNotFound(err: unknown): boolean {
 }
 
 /**
+ * Writes what flows in at `position` onwards through an open handle that stays open (the caller
+ * still syncs, truncates or closes it; fs write streams with autoClose off never settle a pipeline).
+ */
+function positionedWriter(handle: FileHandle, position: number): Writable {
+  let at = position;
+  const writeAll = async (chunk: Buffer): Promise<void> => {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset, at);
+      offset += bytesWritten;
+      at += bytesWritten;
+    }
+  };
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writeAll(chunk).then(() => done(), done);
+    },
+  });
+}
+
+function assertPart(part: UploadPart): void {
+  const { first, last, total } = part;
+  if (![first, last, total].every(Number.isSafeInteger) || first < 0 || last < first || last >= total) {
+    throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Invalid part range');
+  }
+}
+
+/** The 409 of a part that does not start where the stored bytes end (the client resumes from `stored`). */
+export function partOutOfOrder(stored: number): VaultError {
+  return new VaultError(
+    ErrorCode.CONFLICT,
+    `Parts must arrive in order: the next part starts at byte ${stored}`,
+    { stored },
+  );
+}
+
+/**
  * Objects as files under `root/<owner>/<fileId>`. Writes stream into a temporary file in
  * the same folder and are renamed into place only when complete, so a failed or oversized
  * write leaves nothing and an existing object is never half-overwritten. The browser
@@ -52,6 +92,8 @@ export class LocalStorageDriver implements StorageDriver {
   readonly urlBase: string;
   private readonly secret: Buffer;
   private readonly now: () => number;
+  /** Tail of the queue of parts per key: parts of one upload run one after another. */
+  private readonly partQueues = new Map<string, Promise<unknown>>();
 
   constructor(options: LocalStorageOptions) {
     if (!options.root) throw new Error('Local storage needs a root folder');
@@ -119,6 +161,94 @@ export class LocalStorageDriver implements StorageDriver {
     return { size: limit.bytes };
   }
 
+  /** Where an upload in parts collects until its last part: `.<name>.upload` beside the object. */
+  partialPathOf(key: string): string {
+    const path = this.pathOf(key);
+    // A leading dot can never be a key's name, so a partial is never mistaken for an object.
+    return join(dirname(path), `.${basename(path)}.upload`);
+  }
+
+  async appendPart(key: string, body: Readable, part: UploadPart): Promise<UploadPartResult> {
+    // A part refused before its body is read leaves the body unread: the blob route still
+    // answers on that connection (and closes it), which destroying a request would prevent.
+    this.pathOf(key);
+    assertPart(part);
+    return this.serialize(key, () => this.writePart(key, body, part));
+  }
+
+  private async serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.partQueues.get(key) ?? Promise.resolve();
+    const run = previous.then(task);
+    const tail = run.catch(() => undefined);
+    this.partQueues.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.partQueues.get(key) === tail) this.partQueues.delete(key);
+    }
+  }
+
+  private async partialSize(partial: string): Promise<number> {
+    try {
+      return (await stat(partial)).size;
+    } catch (err) {
+      if (isNotFound(err)) return 0;
+      throw err;
+    }
+  }
+
+  private async writePart(key: string, body: Readable, part: UploadPart): Promise<UploadPartResult> {
+    const path = this.pathOf(key);
+    const partial = this.partialPathOf(key);
+    const length = part.last - part.first + 1;
+    let handle: FileHandle;
+    if (part.first > 0) {
+      const stored = await this.partialSize(partial);
+      // Checked before a byte is read, so a refused part changes nothing.
+      if (stored !== part.first) throw partOutOfOrder(stored);
+      handle = await open(partial, 'r+');
+    } else {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      // 'w' truncates: a first part starts the upload over, dropping an earlier partial.
+      handle = await open(partial, 'w', 0o600);
+    }
+    const limit = new ByteLimit(length);
+    const file = positionedWriter(handle, part.first);
+    let complete = false;
+    try {
+      try {
+        await pipeline(body, limit, file);
+      } catch (err) {
+        if (limit.exceeded) {
+          throw new VaultError(
+            ErrorCode.PAYLOAD_TOO_LARGE,
+            `The part carries more than the ${length} bytes of its range`,
+          );
+        }
+        throw err;
+      }
+      if (limit.bytes !== length) {
+        throw new VaultError(
+          ErrorCode.UPLOAD_SIZE_MISMATCH,
+          `The part is ${limit.bytes} bytes; its range has ${length}`,
+        );
+      }
+      complete = part.last + 1 === part.total;
+      // Only the object needs to be durable before it is renamed into place, as `put` does.
+      if (complete) await handle.sync();
+    } catch (err) {
+      // pipeline() has destroyed the body already if it failed mid-way.
+      // The partial goes back to where it stood before this part, so the client may resend it.
+      await handle.truncate(part.first).catch(() => undefined);
+      await handle.close().catch(() => undefined);
+      if (part.first === 0) await rm(partial, { force: true });
+      throw err;
+    }
+    await handle.close();
+    if (complete) await rename(partial, path);
+    return { stored: part.last + 1, complete };
+  }
+
   async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     assertRange(range);
@@ -151,5 +281,7 @@ export class LocalStorageDriver implements StorageDriver {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
+    // A half-sent upload in parts goes too (abandoned-upload cleanup, account purge).
+    await rm(this.partialPathOf(key), { force: true });
   }
 }
