@@ -237,6 +237,22 @@ describe(FilesBlobProxy.name, () => {
       expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
     });
 
+    it('passes Content-Range of an upload part upstream with its bytes, and relays the 204', async () => {
+      upstream.handler = (req, res) => req.resume().on('end', () => res.writeHead(204).end());
+      const path = SIGNED.replace('op=get', 'op=put&len=10');
+      const res = await send(gateway.url, 'PUT', path, {
+        headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 4-6/10' },
+        body: Buffer.from('abc'),
+      });
+      expect(res.status).toBe(204);
+      expect(upstream.requests[0]).toMatchObject({ method: 'PUT', url: path });
+      expect(upstream.requests[0]?.headers).toMatchObject({
+        'content-range': 'bytes 4-6/10',
+        'content-length': '3',
+        'content-type': 'application/octet-stream',
+      });
+    });
+
     it('answers 413 to a Content-Length over the encrypted maximum without asking the files service', async () => {
       const req = httpRequest(`${gateway.url}${SIGNED}`, {
         method: 'PUT',

@@ -35,7 +35,8 @@ export const BLOB_ANSWER_TIMEOUT_MS = 60_000;
 /** Error answers of the files service are small JSON; read them whole (bounded) before relaying. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
 
-const REQUEST_HEADERS = ['content-length', 'content-type', 'range'] as const;
+// content-range: one part of an upload sent in parts (the files service's local storage).
+const REQUEST_HEADERS = ['content-length', 'content-type', 'content-range', 'range'] as const;
 const RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'content-type'] as const;
 
 /** A key segment of a signed URL (`<ownerId>/<fileId>`, `.thumb` variants); never `.` or `..`. */
@@ -161,8 +162,8 @@ export class FilesBlobProxy implements OnApplicationShutdown {
   }
 
   /**
-   * `PUT|GET|HEAD /api/files/blob/*`: method, path and query, Content-Length, Content-Type and
-   * Range go up; status, Content-Length, Content-Range, Accept-Ranges, Content-Type and the body
+   * `PUT|GET|HEAD /api/files/blob/*`: method, path and query, Content-Length, Content-Type,
+   * Content-Range (upload parts) and Range go up; status, Content-Length, Content-Range, Accept-Ranges, Content-Type and the body
    * come back. The reply's own hooks add the security headers and `Cache-Control: no-store`.
    */
   async forward(request: FastifyRequest, reply: FastifyReply): Promise<void> {
