@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ErrorCode, isErrorCode, VaultError } from '@vault/contracts';
 import { httpErrorFor } from '@vault/server-kit';
-import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, type ByteRange } from '@vault/storage';
+import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, type ByteRange, type UploadPart } from '@vault/storage';
 import type { BlobService } from '../services/blob.service';
 
 /**
@@ -27,6 +27,19 @@ function parseRange(header: string | undefined): ByteRange | undefined {
   return { start, end };
 }
 
+/** `Content-Range: bytes first-last/total` of one upload part (inclusive, as in HTTP). */
+export function parseContentRange(header: string): UploadPart {
+  const match = /^bytes (\d{1,15})-(\d{1,15})\/(\d{1,15})$/.exec(header.trim());
+  if (!match) {
+    throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Content-Range must be "bytes <first>-<last>/<total>"');
+  }
+  const [first, last, total] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (first > last || last >= total) {
+    throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Content-Range must have first ≤ last < total');
+  }
+  return { first, last, total };
+}
+
 async function handle(blobs: BlobService, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   if (req.method === 'GET' && url === '/health') {
@@ -39,8 +52,14 @@ async function handle(blobs: BlobService, req: IncomingMessage, res: ServerRespo
   const params = parseBlobUrl(url);
   if (req.method === 'PUT') {
     const lengthHeader = req.headers['content-length'];
-    const contentLength = lengthHeader !== undefined ? Number(lengthHeader) : undefined;
-    await blobs.upload(params, req, Number.isSafeInteger(contentLength) ? contentLength : undefined);
+    const parsedLength = lengthHeader !== undefined ? Number(lengthHeader) : undefined;
+    const contentLength = Number.isSafeInteger(parsedLength) ? parsedLength : undefined;
+    const rangeHeader = req.headers['content-range'];
+    if (rangeHeader === undefined) {
+      await blobs.upload(params, req, contentLength);
+    } else {
+      await blobs.uploadPart(params, req, contentLength, parseContentRange(rangeHeader));
+    }
     res.writeHead(204, { 'cache-control': 'no-store' }).end();
     return;
   }

@@ -5,6 +5,7 @@ import {
   createStorageDrivers,
   type CloudinaryStorageDriver,
   verifyBlobSignature,
+  verifyBlobSignatureAnyExpiry,
   type BlobSignatureParams,
   type StorageDriver,
   type VerifiedBlobRequest,
@@ -70,6 +71,17 @@ export class StorageRepository {
 
   verifyBlobUrl(params: BlobSignatureParams): VerifiedBlobRequest {
     return verifyBlobSignature(params, this.secret);
+  }
+
+  /** The signature checked, the expiry only reported (continuation parts of an upload). */
+  verifyBlobUrlAnyExpiry(params: BlobSignatureParams): VerifiedBlobRequest & { expired: boolean } {
+    const verified = verifyBlobSignatureAnyExpiry(params, this.secret);
+    return { ...verified, expired: verified.exp * 1000 <= Date.now() };
+  }
+
+  /** Whether uploads to this storage may come in parts (its driver has `appendPart`). */
+  takesParts(type: StorageType): boolean {
+    return this.drivers.get(type)?.appendPart !== undefined;
   }
 
   /** For the health check: the default driver answers a stat of a key that does not exist. */

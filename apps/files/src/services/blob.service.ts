@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, VaultError } from '@vault/contracts';
-import type { BlobSignatureParams, ByteRange } from '@vault/storage';
+import { ErrorCode, UPLOAD_PART_MAX_BYTES, VaultError } from '@vault/contracts';
+import type { BlobSignatureParams, ByteRange, UploadPart, UploadPartResult } from '@vault/storage';
 import { FilesRepository } from '../repositories/files.repository';
 import { StorageRepository } from '../repositories/storage.repository';
 
@@ -50,6 +50,71 @@ export class BlobService {
         ErrorCode.UPLOAD_SIZE_MISMATCH,
         `The upload is ${stored.size} bytes; ${row.encryptedSize} were declared`,
       );
+    }
+  }
+
+  /**
+   * One part of an upload in parts (`Content-Range: bytes first-last/total`), in order. Every
+   * rule is checked before the body is read, and a refused part changes nothing. The first part
+   * needs a live URL; a continuation may arrive after the URL expired, as long as the upload is
+   * still pending and exactly `first` bytes are stored (an upload that began in time may finish,
+   * like a whole PUT; the abandoned-upload cleanup bounds it).
+   */
+  async uploadPart(
+    params: BlobSignatureParams,
+    body: Readable,
+    contentLength: number | undefined,
+    part: UploadPart,
+  ): Promise<UploadPartResult> {
+    const signed = this.storage.verifyBlobUrlAnyExpiry(params);
+    if (signed.op !== 'put' || (signed.expired && part.first === 0)) {
+      throw new VaultError(ErrorCode.LINK_INVALID);
+    }
+    const row = await this.files.findByObjectKey(signed.key);
+    if (!row || row.status !== 'pending' || row.encryptedSize !== signed.len) {
+      throw new VaultError(ErrorCode.LINK_INVALID);
+    }
+    const { first, last, total } = part;
+    if (!(first <= last && last < total)) {
+      throw new VaultError(
+        ErrorCode.VALIDATION_FAILED,
+        'Content-Range must be bytes first-last/total with first ≤ last < total',
+      );
+    }
+    if (total !== row.encryptedSize) {
+      throw new VaultError(
+        ErrorCode.UPLOAD_SIZE_MISMATCH,
+        `The upload is ${total} bytes; ${row.encryptedSize} were declared`,
+      );
+    }
+    const length = last - first + 1;
+    if (length > UPLOAD_PART_MAX_BYTES) {
+      throw new VaultError(
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `A part may carry at most ${UPLOAD_PART_MAX_BYTES} bytes; this one has ${length}`,
+      );
+    }
+    if (contentLength !== undefined && contentLength !== length) {
+      throw new VaultError(
+        contentLength > length ? ErrorCode.PAYLOAD_TOO_LARGE : ErrorCode.UPLOAD_SIZE_MISMATCH,
+        `The part is ${contentLength} bytes; its Content-Range has ${length}`,
+      );
+    }
+    const driver = this.storage.driver(row.storageType);
+    if (!driver.appendPart) {
+      throw new VaultError(
+        ErrorCode.VALIDATION_FAILED,
+        'This storage takes the upload in one request, without Content-Range',
+      );
+    }
+    try {
+      return await driver.appendPart(row.objectKey, body, part);
+    } catch (error) {
+      // An expired URL only continues an upload that stands exactly where this part starts.
+      if (signed.expired && error instanceof VaultError && error.code === ErrorCode.CONFLICT) {
+        throw new VaultError(ErrorCode.LINK_INVALID);
+      }
+      throw error;
     }
   }
 

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ErrorCode,
   FILE_URL_TTL_SECONDS,
+  UPLOAD_PART_MAX_BYTES,
   VaultError,
   type CloudinaryUploadUrlResponse,
   type CreateUploadBody,
@@ -112,7 +113,15 @@ export class FilesService {
           contentLength: row.encryptedSize,
           expiresInSeconds: FILE_URL_TTL_SECONDS,
         });
-    return { fileId: row.id, uploadUrl: signed.url, expiresAt: signed.expiresAt.toISOString() };
+    return {
+      fileId: row.id,
+      uploadUrl: signed.url,
+      expiresAt: signed.expiresAt.toISOString(),
+      // Announced only where the blob route takes parts; S3 and Cloudinary keep the whole PUT.
+      ...(this.storage.usesBlobRoute(storageType) && this.storage.takesParts(storageType)
+        ? { partSize: UPLOAD_PART_MAX_BYTES }
+        : {}),
+    };
   }
 
   /** Signed parameters for a browser's direct upload to Cloudinary (api-contract cloudinary/upload-url). */
