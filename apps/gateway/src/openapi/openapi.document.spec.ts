@@ -329,6 +329,19 @@ describe('buildOpenApiDocument', () => {
       expect(schemas.FileCountsResponse).toMatchObject({ required: ['active', 'deleted', 'bytes'] });
     });
 
+    it('documents upload parts: partSize on the upload-url answer, Content-Range on the blob PUT', () => {
+      const answer = schemas.CreateUploadResponse as {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
+      expect(answer.properties.partSize).toMatchObject({ type: 'integer' });
+      expect(answer.required).not.toContain('partSize');
+      expect(op('/api/files/blob/{objectKey}', 'put').parameters?.map((p) => `${p.in}:${p.name}`)).toContain(
+        'header:Content-Range',
+      );
+      expect(op('/api/files/blob/{objectKey}', 'get').parameters?.map((p) => p.in)).not.toContain('header');
+    });
+
     it('documents the blob route as public, on its own limit, bytes in and out, 206 with Content-Range', () => {
       for (const method of ['put', 'get', 'head']) {
         expect(op('/api/files/blob/{objectKey}', method).security).toEqual([]);
@@ -340,7 +353,7 @@ describe('buildOpenApiDocument', () => {
         'application/octet-stream',
       ]);
       expect(statuses('/api/files/blob/{objectKey}', 'put')).toEqual(
-        ['204', '400', '403', '413', '429', '500', '503'].sort(),
+        ['204', '400', '403', '409', '413', '429', '500', '503'].sort(),
       );
       const get = op('/api/files/blob/{objectKey}', 'get');
       expect(Object.keys(get.responses['200']?.content ?? {})).toEqual(['application/octet-stream']);

@@ -19,6 +19,7 @@ import {
   ErrorCode,
   FILE_MAX_BYTES,
   FILE_URL_TTL_SECONDS,
+  UPLOAD_PART_MAX_BYTES,
   fileAccessBodySchema,
   fileCountsResponseSchema,
   fileEncryptionMetadataSchema,
@@ -105,6 +106,8 @@ export interface RouteDoc {
   params?: z.ZodType;
   /** Query parameters, from a strict contract schema (unknown ones answer 400). */
   query?: z.ZodType;
+  /** Request headers that change what the route does (all optional). */
+  headers?: Array<{ name: string; description: string }>;
   success: Success[];
   errors: ErrorCode[];
 }
@@ -487,7 +490,13 @@ export const ROUTES: RouteDoc[] = [
     rateLimit: 'api',
     body: 'CreateUploadBody',
     success: [
-      { status: 201, description: 'Pending upload recorded, URL signed', schema: 'CreateUploadResponse' },
+      {
+        status: 201,
+        description:
+          'Pending upload recorded, URL signed. partSize (local storage only) means the bytes may ' +
+          'also go in ordered parts of at most partSize bytes (see PUT /api/files/blob/{objectKey})',
+        schema: 'CreateUploadResponse',
+      },
     ],
     errors: [
       E.VALIDATION_FAILED,
@@ -743,16 +752,30 @@ export const ROUTES: RouteDoc[] = [
       'Signed upload URL of this deployment’s own storage (local disk, Cloudinary through the files ' +
       'service): no token, the URL’s signature is the credential. The encrypted bytes, exactly the ' +
       `declared encryptedSize (at most ${BLOB_MAX_BYTES} bytes), streamed to storage. objectKey is ` +
-      '<ownerId>/<fileId> (it holds a slash); op, exp, len and sig come in the query as signed',
+      '<ownerId>/<fileId> (it holds a slash); op, exp, len and sig come in the query as signed. ' +
+      'Where upload-url answered partSize (local storage), the bytes may instead come in PARTS, in ' +
+      'order, each a PUT to the same URL with Content-Range: bytes <first>-<last>/<encryptedSize> ' +
+      `and at most partSize (${UPLOAD_PART_MAX_BYTES}) bytes: first 0 starts over, any other first ` +
+      'must equal the bytes stored so far (409 names where the next part starts), a refused part ' +
+      'changes nothing and can be resent, and the last part puts the object in place. The first ' +
+      'part needs an unexpired URL; later parts of an upload still pending may follow after expiry',
     tag: 'files',
     security: 'none',
     rateLimit: 'blob',
     params: blobKeyParamSchema,
     query: blobQuerySchema,
+    headers: [
+      {
+        name: 'Content-Range',
+        description:
+          'One part of an upload in parts: bytes <first>-<last>/<encryptedSize> (inclusive); ' +
+          'only where upload-url answered partSize',
+      },
+    ],
     body: 'BlobBytes',
     bodyType: 'binary',
-    success: [{ status: 204, description: 'Stored' }],
-    errors: [E.VALIDATION_FAILED, E.UPLOAD_SIZE_MISMATCH, E.LINK_INVALID, E.PAYLOAD_TOO_LARGE],
+    success: [{ status: 204, description: 'Stored (the object, or one part of it)' }],
+    errors: [E.VALIDATION_FAILED, E.UPLOAD_SIZE_MISMATCH, E.LINK_INVALID, E.CONFLICT, E.PAYLOAD_TOO_LARGE],
   },
   {
     method: 'get',
@@ -1017,6 +1040,16 @@ function queryParameters(route: RouteDoc): unknown[] {
   }));
 }
 
+function headerParameters(route: RouteDoc): unknown[] {
+  return (route.headers ?? []).map(({ name, description }) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
+}
+
 function security(route: RouteDoc): unknown[] | undefined {
   switch (route.security) {
     case 'bearer':
@@ -1048,7 +1081,11 @@ export interface OpenApiDocument {
 export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of ROUTES) {
-    const parameters = [...(pathParameters(route) ?? []), ...queryParameters(route)];
+    const parameters = [
+      ...(pathParameters(route) ?? []),
+      ...queryParameters(route),
+      ...headerParameters(route),
+    ];
     const operation: Record<string, unknown> = {
       operationId: route.operationId,
       summary: route.summary,
