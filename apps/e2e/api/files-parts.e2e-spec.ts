@@ -1,0 +1,154 @@
+/**
+ * Uploads in ordered PARTS over HTTP, through the gateway to the files service's blob route on the
+ * local disk: upload-url announces partSize, each part is a PUT of the same signed URL with
+ * Content-Range, and the last part puts the object in place for upload-complete. The whole-object
+ * PUT stays as it was (files.e2e-spec.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  UPLOAD_PART_MAX_BYTES,
+  type CreateUploadResponse,
+  type FileResponse,
+} from '@vault/contracts';
+import { signUp, type TestAccount } from '../support/accounts';
+import { assertStatus } from '../support/http';
+import { absoluteUrl, downloadFile, putBytes, sealFile, sha256, type SealedFile } from '../support/files';
+
+const MiB = 1024 * 1024;
+
+/** One part: `bytes` at `first` of an object of `total` bytes (headers overridable). */
+function putPart(
+  url: string,
+  bytes: Uint8Array,
+  first: number,
+  total: number,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(absoluteUrl(url), {
+    method: 'PUT',
+    body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    headers: {
+      'content-type': 'application/octet-stream',
+      'content-range': `bytes ${first}-${first + bytes.length - 1}/${total}`,
+      ...headers,
+    },
+  });
+}
+
+describe('files: uploads in ordered parts (local storage)', () => {
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    account = await signUp();
+  });
+
+  async function begin(size: number): Promise<{ sealed: SealedFile; started: CreateUploadResponse }> {
+    const sealed = await sealFile(
+      account,
+      randomBytes(size),
+      { name: 'parts.bin', mimeType: 'application/octet-stream', tags: [] },
+      'local',
+    );
+    const started = assertStatus(
+      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
+      201,
+      'upload-url',
+    );
+    return { sealed, started: started.body };
+  }
+
+  async function complete(fileId: string) {
+    return account.client.post<FileResponse>('/api/files/upload-complete', { fileId });
+  }
+
+  it('upload-url offers partSize for local storage, not for S3', async () => {
+    const { started } = await begin(10);
+    expect(started.partSize).toBe(UPLOAD_PART_MAX_BYTES);
+    const s3 = await sealFile(account, randomBytes(10), { name: 'a', mimeType: 'b', tags: [] }, 's3');
+    const s3Started = assertStatus(
+      await account.client.post<CreateUploadResponse>('/api/files/upload-url', s3.body),
+      201,
+      'upload-url s3',
+    );
+    expect(s3Started.body.partSize).toBeUndefined();
+  });
+
+  it('a 5 MiB+ file sent in 3 parts completes, downloads and decrypts to the original', async () => {
+    const plaintext = randomBytes(5 * MiB + 12_345);
+    const sealed = await sealFile(
+      account,
+      plaintext,
+      { name: 'five.bin', mimeType: 'application/octet-stream', tags: ['p'] },
+      'local',
+    );
+    const started = assertStatus(
+      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
+      201,
+      'upload-url',
+    );
+    const { uploadUrl, partSize } = started.body;
+    const total = sealed.ciphertext.length;
+    expect(total).toBe(sealed.body.encryptedSize);
+    const cuts = [0, 2 * MiB, 4 * MiB, total];
+    for (let i = 0; i < 3; i++) {
+      const part = sealed.ciphertext.subarray(cuts[i], cuts[i + 1]);
+      expect(part.length).toBeLessThanOrEqual(partSize!);
+      const res = await putPart(uploadUrl, part, cuts[i]!, total);
+      expect(res.status).toBe(204);
+    }
+    const done = assertStatus(await complete(sealed.body.fileId), 200, 'upload-complete');
+    expect(done.body.file.encryptedSize).toBe(total);
+    expect(sha256(await downloadFile(account, done.body.file))).toBe(sha256(plaintext));
+  }, 60_000);
+
+  it('a part out of order is 409 naming the next offset, and nothing is stored', async () => {
+    const { sealed, started } = await begin(200_000);
+    const total = sealed.ciphertext.length;
+    const res = await putPart(started.uploadUrl, sealed.ciphertext.subarray(100_000), 100_000, total);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({
+      code: ErrorCode.CONFLICT,
+      error: 'Parts must arrive in order: the next part starts at byte 0',
+    });
+    const early = await complete(sealed.body.fileId);
+    expect(early.status).toBe(400);
+    expect(early.body).toMatchObject({
+      code: ErrorCode.UPLOAD_SIZE_MISMATCH,
+      error: 'No uploaded data was found for this file',
+    });
+    // The upload stays open: the parts in order still go through.
+    expect((await putPart(started.uploadUrl, sealed.ciphertext.subarray(0, 100_000), 0, total)).status).toBe(
+      204,
+    );
+    expect(
+      (await putPart(started.uploadUrl, sealed.ciphertext.subarray(100_000), 100_000, total)).status,
+    ).toBe(204);
+    assertStatus(await complete(sealed.body.fileId), 200, 'upload-complete');
+  });
+
+  it('a part whose total is not the encryptedSize is 400', async () => {
+    const { sealed, started } = await begin(10_000);
+    const total = sealed.ciphertext.length;
+    const res = await putPart(started.uploadUrl, sealed.ciphertext.subarray(0, 1000), 0, total + 1);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: ErrorCode.UPLOAD_SIZE_MISMATCH });
+  });
+
+  it('a part bigger than partSize is refused with 413 before its body is read', async () => {
+    const { sealed, started } = await begin(UPLOAD_PART_MAX_BYTES + 1);
+    const total = sealed.ciphertext.length;
+    const res = await putPart(started.uploadUrl, sealed.ciphertext.subarray(0, 1024), 0, total, {
+      'content-range': `bytes 0-${UPLOAD_PART_MAX_BYTES}/${total}`,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: ErrorCode.PAYLOAD_TOO_LARGE });
+    expect((await complete(sealed.body.fileId)).status).toBe(400);
+  }, 60_000);
+
+  it('the whole-object PUT without Content-Range still works on the same kind of URL', async () => {
+    const { sealed, started } = await begin(70_000);
+    expect((await putBytes(started.uploadUrl, sealed.ciphertext)).status).toBe(204);
+    assertStatus(await complete(sealed.body.fileId), 200, 'upload-complete');
+  });
+});
