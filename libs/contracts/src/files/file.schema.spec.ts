@@ -1,7 +1,9 @@
 import { parseFirst } from '../common/validation';
 import {
   FILE_MAX_BYTES,
+  UPLOAD_PART_MAX_BYTES,
   createUploadBodySchema,
+  createUploadResponseSchema,
   expectedEncryptedSize,
   fileAccessBodySchema,
 } from './file.schema';
@@ -60,5 +62,16 @@ describe('files contracts', () => {
       message: 'Please enter your password',
     });
     expect(parseFirst(fileAccessBodySchema, { authKey: 'ab' })).toMatchObject({ ok: false });
+  });
+
+  it('the upload-url answer may carry partSize, a positive whole number of bytes (16 MiB for local disk)', () => {
+    const answer = { fileId: 'f', uploadUrl: '/api/files/blob/a/b', expiresAt: '2026-01-01T00:00:00.000Z' };
+    expect(createUploadResponseSchema.safeParse(answer).success).toBe(true);
+    expect(createUploadResponseSchema.parse({ ...answer, partSize: UPLOAD_PART_MAX_BYTES }).partSize).toBe(
+      16 * 1024 * 1024,
+    );
+    for (const partSize of [0, -1, 1.5, '16']) {
+      expect(createUploadResponseSchema.safeParse({ ...answer, partSize }).success).toBe(false);
+    }
   });
 });

@@ -4,6 +4,7 @@ import {
   parseBlobUrl,
   signBlobRequest,
   verifyBlobSignature,
+  verifyBlobSignatureAnyExpiry,
   type BlobSignatureParams,
 } from './blob-signature';
 
@@ -89,6 +90,23 @@ describe(verifyBlobSignature.name, () => {
 
   it('will not work with a short secret', () => {
     expect(() => verifyBlobSignature(signed(), 'short', now)).toThrow(/at least 32 bytes/);
+  });
+});
+
+describe(verifyBlobSignatureAnyExpiry.name, () => {
+  it('accepts a correctly signed URL after its expiry, with what was signed', () => {
+    expect(verifyBlobSignatureAnyExpiry(signed(), secret)).toEqual({ key, op: 'put', len: 1234, exp });
+    expectLinkInvalid(() => verifyBlobSignature(signed(), secret, exp * 1000 + 60_000));
+  });
+
+  it('still refuses every other fault: another key, length, expiry, operation or signature', () => {
+    const put = signed();
+    expectLinkInvalid(() => verifyBlobSignatureAnyExpiry({ ...put, key: 'owner-b/file-1' }, secret));
+    expectLinkInvalid(() => verifyBlobSignatureAnyExpiry({ ...put, len: '1235' }, secret));
+    expectLinkInvalid(() => verifyBlobSignatureAnyExpiry({ ...put, exp: String(exp + 3600) }, secret));
+    expectLinkInvalid(() => verifyBlobSignatureAnyExpiry({ ...put, op: 'get', len: undefined }, secret));
+    const flipped = (put.sig[0] === '0' ? '1' : '0') + put.sig.slice(1);
+    expectLinkInvalid(() => verifyBlobSignatureAnyExpiry({ ...put, sig: flipped }, secret));
   });
 });
 

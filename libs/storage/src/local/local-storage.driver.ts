@@ -45,21 +45,34 @@ function isNotFound(err: unknown): boolean {
  * Writes what flows in at `position` onwards through an open handle that stays open (the caller
  * still syncs, truncates or closes it; fs write streams with autoClose off never settle a pipeline).
  */
-function positionedWriter(handle: FileHandle, position: number): Writable {
-  let at = position;
-  const writeAll = async (chunk: Buffer): Promise<void> => {
+class PositionedWriter extends Writable {
+  private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly handle: FileHandle,
+    private at: number,
+  ) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.inFlight = this.writeAll(chunk);
+    this.inFlight.then(() => done(), done);
+  }
+
+  /** Settles once no write is under way (a destroyed stream does not wait for its last write). */
+  idle(): Promise<void> {
+    return this.inFlight.catch(() => undefined);
+  }
+
+  private async writeAll(chunk: Buffer): Promise<void> {
     let offset = 0;
     while (offset < chunk.length) {
-      const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset, at);
+      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.at);
       offset += bytesWritten;
-      at += bytesWritten;
+      this.at += bytesWritten;
     }
-  };
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      writeAll(chunk).then(() => done(), done);
-    },
-  });
+  }
 }
 
 function assertPart(part: UploadPart): void {
@@ -213,7 +226,7 @@ export class LocalStorageDriver implements StorageDriver {
       handle = await open(partial, 'w', 0o600);
     }
     const limit = new ByteLimit(length);
-    const file = positionedWriter(handle, part.first);
+    const file = new PositionedWriter(handle, part.first);
     let complete = false;
     try {
       try {
@@ -237,8 +250,9 @@ export class LocalStorageDriver implements StorageDriver {
       // Only the object needs to be durable before it is renamed into place, as `put` does.
       if (complete) await handle.sync();
     } catch (err) {
-      // pipeline() has destroyed the body already if it failed mid-way.
-      // The partial goes back to where it stood before this part, so the client may resend it.
+      // pipeline() has destroyed the body already if it failed mid-way. The partial goes back to
+      // where it stood before this part (after a write still under way), so it can be resent.
+      await file.idle();
       await handle.truncate(part.first).catch(() => undefined);
       await handle.close().catch(() => undefined);
       if (part.first === 0) await rm(partial, { force: true });
