@@ -10,7 +10,8 @@ import type { BlobService } from '../services/blob.service';
  * The files service's HTTP listener: the blob route of signed URLs (`/api/files/blob/...`, the
  * gateway streams requests here unchanged). Bodies are streamed to and from the storage driver,
  * never buffered. Internal only (the gateway is the public door); every request is still
- * authorised by its URL signature alone, so a leaked URL is worth one object for 5 minutes.
+ * authorised by its URL signature alone, so a leaked URL is worth one object for 5 minutes (an
+ * upload in parts that began in time may take its later parts after that, while still pending).
  */
 export function createBlobServer(blobs: BlobService, log: Pick<Logger, 'warn' | 'error'>): Server {
   return createServer((req, res) => {
