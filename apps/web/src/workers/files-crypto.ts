@@ -6,8 +6,11 @@ import type {
   FilesWorkerResult,
   PreparedUpload,
   SealedFileMeta,
+  SealedUploadFields,
+  SentUpload,
   UploadInput,
 } from './files-messages';
+import type { UploadEnvironment } from './files-ops';
 
 /** What the File Vault asks of the crypto: everything runs in files.worker.ts when it can. */
 export interface FilesCrypto {
@@ -19,12 +22,26 @@ export interface FilesCrypto {
     file: { id: string; wrappedKey: string },
     encryptedThumbnail: string,
   ): Promise<Uint8Array>;
-  /** Seals one file for upload; `onProgress(done, total)` counts ciphertext bytes. */
-  prepareUpload(
+  /** An upload's first step: a new file id and key, and the sealed name, type, tags and thumbnail. */
+  sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields>;
+  /** Seals the content into a staged Blob for a whole-object PUT; `onProgress` counts ciphertext bytes. */
+  stageUpload(
     key: CryptoKey,
+    fields: SealedUploadFields,
     input: UploadInput,
     onProgress?: (done: number, total: number) => void,
   ): Promise<PreparedUpload>;
+  /**
+   * Seals the content and sends it in parts to `target.url` as it goes; `onProgress(sealed,
+   * total, sent)`. A part the storage refused rejects with code UPLOAD_HTTP.
+   */
+  sendUpload(
+    key: CryptoKey,
+    fields: SealedUploadFields,
+    input: UploadInput,
+    target: { url: string; partSize: number },
+    onProgress?: UploadPartsProgress,
+  ): Promise<SentUpload>;
   /** Drops the staged ciphertext of a prepared upload (sent, failed or given up). */
   releaseUpload(prepared: PreparedUpload): Promise<void>;
   /** Stops every upload being sealed (sign-out, lock): their calls reject with CANCELLED. */
@@ -33,12 +50,16 @@ export interface FilesCrypto {
   warmUploads?(): void;
 }
 
+export type UploadPartsProgress = (sealed: number, total: number, sent: number) => void;
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Request = DistributiveOmit<FilesWorkerRequest, 'id'>;
+type Progress = (done: number, total: number, sent: number) => void;
+
 interface Pending {
   resolve: (r: FilesWorkerResult) => void;
   reject: (e: Error) => void;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: Progress;
 }
 
 export const UPLOAD_CANCELLED = 'CANCELLED';
@@ -71,7 +92,7 @@ class FilesWorkerHandle {
       const p = this.pending.get(msg.id);
       if (!p) return;
       if (msg.kind === 'progress') {
-        p.onProgress?.(msg.done, msg.total);
+        p.onProgress?.(msg.done, msg.total, msg.sent ?? 0);
         return;
       }
       this.pending.delete(msg.id);
@@ -99,7 +120,7 @@ class FilesWorkerHandle {
     this.worker = null;
   }
 
-  call(req: Request, onProgress?: (done: number, total: number) => void): Promise<FilesWorkerResult> {
+  call(req: Request, onProgress?: Progress): Promise<FilesWorkerResult> {
     const id = this.nextId++;
     return new Promise<FilesWorkerResult>((resolve, reject) => {
       let worker: Worker;
@@ -158,12 +179,30 @@ export class WorkerFilesCrypto implements FilesCrypto {
     })) as Uint8Array;
   }
 
-  async prepareUpload(
+  async sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields> {
+    return (await this.upload.call({ op: 'sealUploadMeta', key, input })) as SealedUploadFields;
+  }
+
+  async stageUpload(
     key: CryptoKey,
+    fields: SealedUploadFields,
     input: UploadInput,
     onProgress?: (done: number, total: number) => void,
   ): Promise<PreparedUpload> {
-    return (await this.upload.call({ op: 'prepareUpload', key, input }, onProgress)) as PreparedUpload;
+    return (await this.upload.call({ op: 'stageUpload', key, fields, input }, onProgress)) as PreparedUpload;
+  }
+
+  async sendUpload(
+    key: CryptoKey,
+    fields: SealedUploadFields,
+    input: UploadInput,
+    target: { url: string; partSize: number },
+    onProgress?: UploadPartsProgress,
+  ): Promise<SentUpload> {
+    return (await this.upload.call(
+      { op: 'sendUpload', key, fields, input, target },
+      onProgress,
+    )) as SentUpload;
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {
@@ -194,17 +233,26 @@ export class WorkerFilesCrypto implements FilesCrypto {
 export class InlineFilesCrypto implements FilesCrypto {
   private generation = 0;
 
-  private async call(
-    req: Request,
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<FilesWorkerResult> {
+  /** `env`: where uploads stage and send, over the browser's defaults (tests give a fake storage). */
+  constructor(private readonly env: Partial<UploadEnvironment> = {}) {}
+
+  private async call(req: Request, onProgress?: Progress): Promise<FilesWorkerResult> {
     const generation = this.generation;
-    const { handleFilesRequest } = await import('./files-dispatch');
-    const answer = await handleFilesRequest({ ...req, id: 0 } as FilesWorkerRequest, (msg) => {
-      if (msg.kind === 'progress' && generation === this.generation) onProgress?.(msg.done, msg.total);
-    });
-    if (req.op === 'prepareUpload' && generation !== this.generation) {
-      if (answer.kind === 'answer' && answer.ok && answer.result) {
+    const [{ handleFilesRequest }, { defaultUploadEnvironment }] = await Promise.all([
+      import('./files-dispatch'),
+      import('./files-ops'),
+    ]);
+    const answer = await handleFilesRequest(
+      { ...req, id: 0 } as FilesWorkerRequest,
+      (msg) => {
+        if (msg.kind === 'progress' && generation === this.generation)
+          onProgress?.(msg.done, msg.total, msg.sent ?? 0);
+      },
+      { ...defaultUploadEnvironment, ...this.env },
+    );
+    const uploading = req.op === 'stageUpload' || req.op === 'sendUpload';
+    if (uploading && generation !== this.generation) {
+      if (req.op === 'stageUpload' && answer.kind === 'answer' && answer.ok && answer.result) {
         await this.releaseUpload(answer.result as PreparedUpload);
       }
       throw new CryptoOperationError(UPLOAD_CANCELLED, 'Upload cancelled');
@@ -235,12 +283,27 @@ export class InlineFilesCrypto implements FilesCrypto {
     })) as Uint8Array;
   }
 
-  async prepareUpload(
+  async sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields> {
+    return (await this.call({ op: 'sealUploadMeta', key, input })) as SealedUploadFields;
+  }
+
+  async stageUpload(
     key: CryptoKey,
+    fields: SealedUploadFields,
     input: UploadInput,
     onProgress?: (done: number, total: number) => void,
   ): Promise<PreparedUpload> {
-    return (await this.call({ op: 'prepareUpload', key, input }, onProgress)) as PreparedUpload;
+    return (await this.call({ op: 'stageUpload', key, fields, input }, onProgress)) as PreparedUpload;
+  }
+
+  async sendUpload(
+    key: CryptoKey,
+    fields: SealedUploadFields,
+    input: UploadInput,
+    target: { url: string; partSize: number },
+    onProgress?: UploadPartsProgress,
+  ): Promise<SentUpload> {
+    return (await this.call({ op: 'sendUpload', key, fields, input, target }, onProgress)) as SentUpload;
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {

@@ -1,15 +1,25 @@
 import { cryptoErrorCode } from './crypto-service';
 import type { FilesWorkerRequest, FilesWorkerResponse, FilesWorkerResult } from './files-messages';
-import { decryptMetadataBatch, openThumbnail, prepareUpload } from './files-ops';
+import {
+  decryptMetadataBatch,
+  defaultUploadEnvironment,
+  openThumbnail,
+  sealUploadMeta,
+  sendUploadParts,
+  stageUpload,
+  type UploadEnvironment,
+} from './files-ops';
 import { releaseStaging } from './files-staging';
 
 /**
  * Runs one request and turns any failure into `{code, message}` (errors do not clone well).
- * `progress` carries an upload's encryption progress to the caller before the answer.
+ * `progress` carries an upload's progress to the caller before the answer; `env` is where
+ * uploads stage and send (the browser's by default; tests pass their own).
  */
 export async function handleFilesRequest(
   req: FilesWorkerRequest,
   progress: (message: FilesWorkerResponse) => void = () => undefined,
+  env: UploadEnvironment = defaultUploadEnvironment,
 ): Promise<FilesWorkerResponse> {
   try {
     let result: FilesWorkerResult;
@@ -20,9 +30,26 @@ export async function handleFilesRequest(
       case 'decryptThumbnail':
         result = await openThumbnail(req.key, req.file, req.encryptedThumbnail);
         break;
-      case 'prepareUpload':
-        result = await prepareUpload(req.key, req.input, (done, total) =>
-          progress({ id: req.id, kind: 'progress', done, total }),
+      case 'sealUploadMeta':
+        result = await sealUploadMeta(req.key, req.input, env);
+        break;
+      case 'stageUpload':
+        result = await stageUpload(
+          req.key,
+          req.fields,
+          req.input,
+          (done, total) => progress({ id: req.id, kind: 'progress', done, total }),
+          env,
+        );
+        break;
+      case 'sendUpload':
+        result = await sendUploadParts(
+          req.key,
+          req.fields,
+          req.input,
+          req.target,
+          (done, total, sent) => progress({ id: req.id, kind: 'progress', done, total, sent }),
+          env,
         );
         break;
       case 'releaseUpload':

@@ -21,7 +21,7 @@ import { MemoryStaging } from './files-staging';
  * hashed batch by batch while the upload worker seals the file.
  */
 
-const env: UploadEnvironment = {
+const env: Pick<UploadEnvironment, 'openStaging' | 'makeThumbnail'> = {
   openStaging: async () => new MemoryStaging(256 * 1024),
   makeThumbnail: async () => null,
 };

@@ -67,6 +67,12 @@ export interface PreparedUpload {
   plaintextSha256?: string;
 }
 
+/** An upload sent in parts by the worker (files-parts.ts): all that is left to report. */
+export interface SentUpload {
+  /** SHA-256 of the plaintext (64 lowercase hex), only when `fingerprint` was asked for. */
+  plaintextSha256?: string;
+}
+
 export type FilesWorkerRequest =
   | { id: number; op: 'decryptMetadata'; key: CryptoKey; files: SealedFileMeta[] }
   | {
@@ -76,12 +82,23 @@ export type FilesWorkerRequest =
       file: { id: string; wrappedKey: string };
       encryptedThumbnail: string;
     }
-  | { id: number; op: 'prepareUpload'; key: CryptoKey; input: UploadInput }
+  | { id: number; op: 'sealUploadMeta'; key: CryptoKey; input: UploadInput }
+  | { id: number; op: 'stageUpload'; key: CryptoKey; fields: SealedUploadFields; input: UploadInput }
+  | {
+      id: number;
+      op: 'sendUpload';
+      key: CryptoKey;
+      fields: SealedUploadFields;
+      input: UploadInput;
+      target: { url: string; partSize: number };
+    }
   | { id: number; op: 'releaseUpload'; staging: PreparedUpload['staging'] };
 
-export type FilesWorkerResult = FileMetaOutcome[] | Uint8Array | PreparedUpload | null;
+export type FilesWorkerResult =
+  FileMetaOutcome[] | Uint8Array | SealedUploadFields | PreparedUpload | SentUpload | null;
 
 export type FilesWorkerResponse =
-  | { id: number; kind: 'progress'; done: number; total: number }
+  /** `done` of `total` ciphertext bytes sealed; `sent`: of those, confirmed by the storage (parts). */
+  | { id: number; kind: 'progress'; done: number; total: number; sent?: number }
   | { id: number; kind: 'answer'; ok: true; result: FilesWorkerResult }
   | { id: number; kind: 'answer'; ok: false; error: { code: string; message: string } };

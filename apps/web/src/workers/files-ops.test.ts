@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { createHash } from 'node:crypto';
 import { FILE_THUMBNAIL_MAX_CHARS, createUploadBodySchema } from '@vault/contracts';
 import {
   FILE_CHUNK_SIZE,
@@ -19,8 +20,12 @@ import {
   decryptMetadataBatch,
   openThumbnail,
   prepareUpload,
+  sealUploadMeta,
+  sendUploadParts,
   type UploadEnvironment,
 } from './files-ops';
+import { BATCH_BYTES } from './files-chunks';
+import { PART_BYTES, UploadPartError } from './files-parts';
 import { MemoryStaging, type StagingSink } from './files-staging';
 import { thumbnailMimeType, thumbnailSize } from './files-thumbnail';
 
@@ -33,6 +38,9 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
 function memoryEnv(overrides: Partial<UploadEnvironment> = {}) {
   const sinks: MemoryStaging[] = [];
   const env: UploadEnvironment = {
+    putPart: async () => {
+      throw new Error('this storage takes no parts');
+    },
     openStaging: async () => {
       const sink = new MemoryStaging(256 * 1024);
       sinks.push(sink);
@@ -92,6 +100,81 @@ describe('files worker operations (real @vault/crypto)', () => {
     expect(progress.at(-1)).toEqual([fields.encryptedSize, fields.encryptedSize]);
     // The staging held at most one slab (256 KiB here) in the heap.
     expect(sinks[0]!.maxHeldBytes).toBeLessThanOrEqual(256 * 1024 + FILE_CHUNK_SIZE + 16);
+  });
+
+  it('sends in parts while sealing: ranges in order, the stored object decrypts back, sealed stays ahead of sent', async () => {
+    const vaultKey = await key();
+    // Two batches and a bit, so sealing and sending really interleave.
+    const plain = randomBytes(2 * BATCH_BYTES + 3 * FILE_CHUNK_SIZE + 77);
+    const input = {
+      file: new Blob([plain]),
+      name: 'big.bin',
+      mimeType: 'application/zip',
+      tags: [],
+      thumbnail: false,
+    };
+    const fields = await sealUploadMeta(vaultKey, input, memoryEnv().env);
+    const received: Array<{ first: number; last: number; total: number; body: Uint8Array }> = [];
+    const progress: Array<[number, number, number]> = [];
+    const sent = await sendUploadParts(
+      vaultKey,
+      fields,
+      { ...input, fingerprint: true },
+      { url: '/api/files/blob/x', partSize: 16 * 1024 * 1024 },
+      (sealed, total, stored) => progress.push([sealed, total, stored]),
+      {
+        putPart: async (p) => {
+          received.push({ first: p.first, last: p.last, total: p.total, body: p.body.slice() });
+        },
+      },
+    );
+    const total = fields.encryptedSize;
+    // 8 MiB parts (PART_BYTES), below the storage's 16 MiB.
+    expect(received.map((r) => [r.first, r.last, r.total])).toEqual([
+      [0, PART_BYTES - 1, total],
+      [PART_BYTES, total - 1, total],
+    ]);
+    const stored = new Uint8Array(total);
+    for (const r of received) stored.set(r.body, r.first);
+    const fileKey = await unwrapFileKey(vaultKey, fields.fileId, fields.wrappedKey);
+    const back = await decryptFileBytes(
+      { fileKey, fileId: fields.fileId, iv: fields.iv, size: fields.size },
+      stored,
+    );
+    // Compared by digest: a deep equality of 8 MiB takes the matcher tens of seconds.
+    const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    expect(back.length).toBe(plain.length);
+    expect(sha256(back)).toBe(sha256(plain));
+    expect(sent.plaintextSha256).toBe(sha256(plain));
+    expect(progress[0]).toEqual([0, total, 0]);
+    expect(progress.at(-1)).toEqual([total, total, total]);
+    for (const [sealed, , stored2] of progress) expect(stored2).toBeLessThanOrEqual(sealed);
+  });
+
+  it('a part the storage refuses fails the upload with its status (code UPLOAD_HTTP)', async () => {
+    const vaultKey = await key();
+    const input = {
+      file: new Blob([randomBytes(1000)]),
+      name: 'a',
+      mimeType: 'text/plain',
+      tags: [],
+      thumbnail: false,
+    };
+    const fields = await sealUploadMeta(vaultKey, input, memoryEnv().env);
+    const answer = await handleFilesRequest(
+      { id: 3, op: 'sendUpload', key: vaultKey, fields, input, target: { url: '/u', partSize: 1 << 20 } },
+      () => undefined,
+      {
+        ...memoryEnv().env,
+        putPart: async () => {
+          throw new UploadPartError(403);
+        },
+      },
+    );
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'UPLOAD_HTTP', message: 'Upload failed with status 403' },
+    });
   });
 
   it('each upload gets its own id and key; an empty file is one empty chunk', async () => {
@@ -225,13 +308,15 @@ describe('files worker operations (real @vault/crypto)', () => {
   it('InlineFilesCrypto: cancelUploads makes a running upload reject', async () => {
     const crypto = new InlineFilesCrypto();
     const vaultKey = await key();
-    const running = crypto.prepareUpload(vaultKey, {
+    const input = {
       file: new Blob([randomBytes(2 * FILE_CHUNK_SIZE)]),
       name: 'a.bin',
       mimeType: 'application/zip',
       tags: [],
       thumbnail: false,
-    });
+    };
+    const fields = await crypto.sealUploadMeta(vaultKey, input);
+    const running = crypto.stageUpload(vaultKey, fields, input);
     crypto.cancelUploads();
     await expect(running).rejects.toMatchObject({ code: 'CANCELLED' });
   });

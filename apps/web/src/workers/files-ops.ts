@@ -12,7 +12,15 @@ import {
 } from '@vault/crypto';
 import { createSHA256 } from 'hash-wasm';
 import { encryptBlob } from './files-chunks';
-import type { FileMetaOutcome, PreparedUpload, SealedFileMeta, UploadInput } from './files-messages';
+import type {
+  FileMetaOutcome,
+  PreparedUpload,
+  SealedFileMeta,
+  SealedUploadFields,
+  SentUpload,
+  UploadInput,
+} from './files-messages';
+import { PART_BYTES, PartSender, blobPartPut, type PartPut } from './files-parts';
 import { openStaging, type StagingSink } from './files-staging';
 import { makeThumbnail } from './files-thumbnail';
 
@@ -93,23 +101,28 @@ export function blobStream(blob: Blob, pieceSize = READ_PIECE): ReadableStream<U
 export interface UploadEnvironment {
   openStaging(fileId: string, encryptedSize: number): Promise<StagingSink>;
   makeThumbnail(file: Blob, mimeType: string): Promise<Uint8Array | null>;
+  /** Stores one part of an upload sent in parts (fetch in the browser; tests pass their own). */
+  putPart: PartPut;
 }
 
-export const defaultUploadEnvironment: UploadEnvironment = { openStaging, makeThumbnail };
+export const defaultUploadEnvironment: UploadEnvironment = {
+  openStaging,
+  makeThumbnail,
+  putPart: blobPartPut,
+};
 
 /**
- * Seals one file for upload (protocol v1 "Files"): a fresh file id (UUID v4) and file key, the
+ * The first step of an upload (protocol v1 "Files"): a fresh file id (UUID v4) and file key, the
  * name, type and tags sealed with encryptFileMetadata, an optional thumbnail sealed with
- * encryptThumbnail, and the content encrypted in 64 KiB chunks, batch by batch (files-chunks.ts:
- * memory flat in the file size), into a staging sink (files-staging.ts).
- * `onProgress(done, total)` counts ciphertext bytes written.
+ * encryptThumbnail, and the content's IV and sizes. These are the fields of upload-url; the
+ * content is sealed afterwards by stageUpload or sendUploadParts, which unwrap the file key
+ * from `wrappedKey` again (the worker keeps no key between requests).
  */
-export async function prepareUpload(
+export async function sealUploadMeta(
   key: CryptoKey,
   input: UploadInput,
-  onProgress: (done: number, total: number) => void = () => undefined,
-  env: UploadEnvironment = defaultUploadEnvironment,
-): Promise<PreparedUpload> {
+  env: Pick<UploadEnvironment, 'makeThumbnail'> = defaultUploadEnvironment,
+): Promise<SealedUploadFields> {
   const fileId = newItemId();
   const size = input.file.size;
   const sealed = await encryptFileMetadata(key, fileId, {
@@ -117,64 +130,156 @@ export async function prepareUpload(
     mimeType: input.mimeType,
     tags: input.tags,
   });
-  let encryptedThumbnail: string | undefined;
+  const fields: SealedUploadFields = {
+    fileId,
+    size,
+    encryptedSize: encryptedSizeFor(size, FILE_CHUNK_SIZE),
+    chunkSize: FILE_CHUNK_SIZE,
+    iv: bytesToHex(randomBytes(12)),
+    wrappedKey: sealed.wrappedKey,
+    encryptedName: sealed.encryptedName,
+    encryptedMimeType: sealed.encryptedMimeType,
+    encryptedTags: sealed.encryptedTags,
+  };
   if (input.thumbnail) {
     try {
       const picture = await env.makeThumbnail(input.file, input.mimeType);
       if (picture) {
         const sealedPicture = await encryptThumbnail(sealed.fileKey, fileId, picture);
-        if (sealedPicture.length <= SEALED_THUMBNAIL_MAX_CHARS) encryptedThumbnail = sealedPicture;
+        if (sealedPicture.length <= SEALED_THUMBNAIL_MAX_CHARS) fields.encryptedThumbnail = sealedPicture;
       }
     } catch {
       // A thumbnail is optional: the upload goes on without one.
     }
   }
-  const iv = randomBytes(12);
-  const encryptedSize = encryptedSizeFor(size, FILE_CHUNK_SIZE);
-  onProgress(0, encryptedSize);
-  const sink = await env.openStaging(fileId, encryptedSize);
-  try {
-    // Opt-in only (architecture.md "Virus scanning"): incremental, so memory stays flat.
-    const hasher = input.fingerprint ? await createSHA256() : null;
-    hasher?.init();
-    let written = 0;
-    let reported = 0;
-    // Batches of whole chunks, sealed side by side (files-chunks.ts): the same bytes as
-    // createEncryptStream, several times faster in the browser.
-    await encryptBlob(
-      input.file,
-      { fileKey: sealed.fileKey, fileId, iv, size, chunkSize: FILE_CHUNK_SIZE },
-      (batch) => {
-        sink.write(batch);
-        written += batch.length;
-        if (written - reported >= PROGRESS_STEP || written === encryptedSize) {
-          reported = written;
-          onProgress(written, encryptedSize);
-        }
-      },
-      hasher ? (plain) => hasher.update(plain) : undefined,
-    );
-    const { blob, staging } = await sink.finish();
-    if (blob.size !== encryptedSize) {
-      throw new Error(`The encrypted file has ${blob.size} bytes instead of ${encryptedSize}`);
+  return fields;
+}
+
+/**
+ * Seals `input.file` with the fields' key and IV in batches of whole 64 KiB chunks
+ * (files-chunks.ts: the same bytes as createEncryptStream, memory flat in the file size), handing
+ * the stored object's bytes to `write` in order. Returns the plaintext's SHA-256 when
+ * `input.fingerprint` asked for it (hashed in the same pass: opt-in only, architecture.md
+ * "Virus scanning").
+ */
+async function sealContent(
+  key: CryptoKey,
+  fields: SealedUploadFields,
+  input: UploadInput,
+  write: (sealed: Uint8Array) => void | Promise<void>,
+): Promise<string | undefined> {
+  const fileKey = await unwrapFileKey(key, fields.fileId, fields.wrappedKey);
+  const hasher = input.fingerprint ? await createSHA256() : null;
+  hasher?.init();
+  await encryptBlob(
+    input.file,
+    {
+      fileKey,
+      fileId: fields.fileId,
+      iv: fields.iv,
+      size: fields.size,
+      chunkSize: fields.chunkSize,
+    },
+    write,
+    hasher ? (plain) => hasher.update(plain) : undefined,
+  );
+  return hasher?.digest('hex');
+}
+
+/** Reports progress about every PROGRESS_STEP bytes, and at the end. */
+function stepper(total: number, report: (done: number) => void): (done: number) => void {
+  let reported = 0;
+  return (done) => {
+    if (done - reported >= PROGRESS_STEP || done === total) {
+      reported = done;
+      report(done);
     }
-    const fields: PreparedUpload['fields'] = {
-      fileId,
-      size,
-      encryptedSize,
-      chunkSize: FILE_CHUNK_SIZE,
-      iv: bytesToHex(iv),
-      wrappedKey: sealed.wrappedKey,
-      encryptedName: sealed.encryptedName,
-      encryptedMimeType: sealed.encryptedMimeType,
-      encryptedTags: sealed.encryptedTags,
-    };
-    if (encryptedThumbnail) fields.encryptedThumbnail = encryptedThumbnail;
+  };
+}
+
+/**
+ * Seals the content into a staging sink (files-staging.ts) for a whole-object PUT (storages
+ * without parts). `onProgress(done, total)` counts ciphertext bytes written.
+ */
+export async function stageUpload(
+  key: CryptoKey,
+  fields: SealedUploadFields,
+  input: UploadInput,
+  onProgress: (done: number, total: number) => void = () => undefined,
+  env: Pick<UploadEnvironment, 'openStaging'> = defaultUploadEnvironment,
+): Promise<PreparedUpload> {
+  const total = fields.encryptedSize;
+  onProgress(0, total);
+  const sink = await env.openStaging(fields.fileId, total);
+  try {
+    let written = 0;
+    const progress = stepper(total, (done) => onProgress(done, total));
+    const digest = await sealContent(key, fields, input, (batch) => {
+      sink.write(batch);
+      written += batch.length;
+      progress(written);
+    });
+    const { blob, staging } = await sink.finish();
+    if (blob.size !== total) {
+      throw new Error(`The encrypted file has ${blob.size} bytes instead of ${total}`);
+    }
     const prepared: PreparedUpload = { fields, ciphertext: blob, staging };
-    if (hasher) prepared.plaintextSha256 = hasher.digest('hex');
+    if (digest !== undefined) prepared.plaintextSha256 = digest;
     return prepared;
   } catch (error) {
     await sink.abort();
     throw error;
   }
+}
+
+/**
+ * Seals the content and sends it in parts as it goes (files-parts.ts), to a URL that takes
+ * parts of at most `partSize` bytes. `onProgress(sealed, total, sent)`: ciphertext bytes sealed,
+ * and bytes the storage has confirmed.
+ */
+export async function sendUploadParts(
+  key: CryptoKey,
+  fields: SealedUploadFields,
+  input: UploadInput,
+  target: { url: string; partSize: number },
+  onProgress: (sealed: number, total: number, sent: number) => void = () => undefined,
+  env: Pick<UploadEnvironment, 'putPart'> = defaultUploadEnvironment,
+): Promise<SentUpload> {
+  const total = fields.encryptedSize;
+  let sealed = 0;
+  let sent = 0;
+  onProgress(0, total, 0);
+  const sender = new PartSender(
+    target.url,
+    total,
+    Math.min(PART_BYTES, target.partSize),
+    env.putPart,
+    (bytes) => {
+      sent = bytes;
+      onProgress(sealed, total, sent);
+    },
+  );
+  // Sealed bytes are shown only until the storage has the first part; from then on the row
+  // shows what is stored (fewer messages, fewer renders of the page).
+  const progress = stepper(total, (done) => {
+    if (sent === 0) onProgress(done, total, sent);
+  });
+  const digest = await sealContent(key, fields, input, async (batch) => {
+    sealed += batch.length;
+    progress(sealed);
+    await sender.write(batch);
+  });
+  await sender.finish();
+  return digest === undefined ? {} : { plaintextSha256: digest };
+}
+
+/** Both steps with a staged ciphertext: the whole-object path, in one call (tests, tools). */
+export async function prepareUpload(
+  key: CryptoKey,
+  input: UploadInput,
+  onProgress: (done: number, total: number) => void = () => undefined,
+  env: Pick<UploadEnvironment, 'openStaging' | 'makeThumbnail'> = defaultUploadEnvironment,
+): Promise<PreparedUpload> {
+  const fields = await sealUploadMeta(key, input, env);
+  return stageUpload(key, fields, input, onProgress, env);
 }

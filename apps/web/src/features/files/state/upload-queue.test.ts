@@ -18,7 +18,7 @@ async function setup(configure: (api: FakeFilesApi) => void = () => undefined) {
   const api = new FakeFilesApi();
   configure(api);
   const vaultKey = await makeVaultKey();
-  const crypto = new InlineFilesCrypto();
+  const crypto = new InlineFilesCrypto({ putPart: api.storage.putPart });
   const onUploaded = vi.fn();
   const client = new ApiClient({ baseUrl: '/api', fetch: api.fetch as typeof fetch });
   // The session's query cache, as in files-registry.ts (the Settings toggle invalidates its key).
@@ -88,6 +88,52 @@ describe('UploadQueue', () => {
       api.stored.get(fileId)!,
     );
     expect(plain).toEqual(data);
+  });
+
+  it('storage that takes parts: sealed and sent part by part (Content-Range in order), one pass; decrypts back', async () => {
+    const { api, queue, vaultKey, trail, idle } = await setup((a) => {
+      a.partSize = 100_000;
+    });
+    const data = bytes(250_000);
+    queue.add([fileOf('Big.zip', data, 'application/zip')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(trail.get('Big.zip')).toEqual(['queued', 'encrypting', 'uploading', 'completing', 'completed']);
+    const fileId = queue.getSnapshot().items[0]!.fileId!;
+    const total = data.length + 16 * 4;
+    expect(api.storage.requests.map((r) => r.range)).toEqual([
+      `bytes 0-99999/${total}`,
+      `bytes 100000-199999/${total}`,
+      `bytes 200000-${total - 1}/${total}`,
+    ]);
+    expect(api.storage.requests[0]!.url).toBe(
+      `https://vault.example/api/files/blob/${fileId}?op=put&sig=abc`,
+    );
+    const dto = api.active.find((f) => f.id === fileId)!;
+    const fileKey = await unwrapFileKey(vaultKey, fileId, dto.wrappedKey);
+    expect(
+      await decryptFileBytes({ fileKey, fileId, iv: dto.iv, size: dto.size }, api.stored.get(fileId)!),
+    ).toEqual(data);
+    // S3 is not offered parts: one whole PUT.
+    queue.add([fileOf('b.bin', 10, 'application/zip')]);
+    queue.start({ storageType: 's3', tags: [] });
+    await vi.waitFor(() => expect(queue.getSnapshot().items[1]!.status).toBe('completed'));
+    expect(api.storage.requests.at(-1)!.range).toBeUndefined();
+  });
+
+  it('a part the storage refuses ends the row in an error with its status; nothing is completed', async () => {
+    const { api, queue, idle } = await setup((a) => {
+      a.partSize = 100_000;
+    });
+    api.storage.fail(409);
+    queue.add([fileOf('a.bin', bytes(150_000), 'application/zip')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await idle();
+    expect(queue.getSnapshot().items[0]).toMatchObject({
+      status: 'error',
+      error: 'Upload failed with status 409',
+    });
+    expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
   });
 
   it('starts the sealing worker as soon as a file that can be uploaded is chosen', async () => {
@@ -201,7 +247,7 @@ describe('UploadQueue', () => {
 
   it('asks for a thumbnail only for the image types', async () => {
     const { queue, crypto, idle } = await setup();
-    const spy = vi.spyOn(crypto, 'prepareUpload');
+    const spy = vi.spyOn(crypto, 'sealUploadMeta');
     queue.add([fileOf('a.png', 10, 'image/png'), fileOf('b.pdf', 10, 'application/pdf')]);
     queue.start({ storageType: 'local', tags: [] });
     await idle();
@@ -252,7 +298,7 @@ describe('UploadQueue: malware-fingerprint opt-in', () => {
 
   it('off: upload-complete is {fileId} only, and nothing is hashed', async () => {
     const { api, queue, crypto, idle } = await setup();
-    const spy = vi.spyOn(crypto, 'prepareUpload');
+    const spy = vi.spyOn(crypto, 'sealUploadMeta');
     queue.add([fileOf('a.txt', 10, 'text/plain'), fileOf('b.txt', 0, 'text/plain')]);
     queue.start({ storageType: 'local', tags: [] });
     await idle();

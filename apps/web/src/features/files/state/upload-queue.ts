@@ -1,5 +1,6 @@
 import type { FileDto, StorageType } from '@vault/contracts';
 import { isApiError, messageOf, type ApiClient } from '../../../lib/api-client';
+import { cryptoErrorCode } from '../../../workers/crypto-service';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import type { PreparedUpload } from '../../../workers/files-messages';
 import { canHaveThumbnail } from '../../../workers/files-thumbnail';
@@ -229,38 +230,59 @@ export class UploadQueue {
       const fingerprint = (await this.options.fingerprintCheck?.()) ?? false;
       if (this.disposed) return;
       step = 'encrypt';
-      prepared = await crypto.prepareUpload(
-        this.vaultKey,
-        {
-          file: item.file,
-          name: item.name,
-          mimeType: item.mimeType,
-          tags: item.tags ?? [],
-          thumbnail: canHaveThumbnail(item.mimeType, item.size),
-          fingerprint,
-        },
-        (done, total) => this.update(item.key, { progress: percent(done, total) }),
-      );
+      const input = {
+        file: item.file,
+        name: item.name,
+        mimeType: item.mimeType,
+        tags: item.tags ?? [],
+        thumbnail: canHaveThumbnail(item.mimeType, item.size),
+        fingerprint,
+      };
+      const fields = await crypto.sealUploadMeta(this.vaultKey, input);
       if (this.disposed) return;
       step = 'send';
-      const { fields } = prepared;
-      this.update(item.key, { status: 'uploading', progress: 0, fileId: fields.fileId });
-      const onProgress = (sent: number, total: number) =>
-        this.update(item.key, { progress: percent(sent, total) });
+      this.update(item.key, { fileId: fields.fileId });
       const origin = this.options.pageOrigin ?? globalThis.location?.origin ?? 'http://localhost';
       // Every storage type, Cloudinary included, takes the same path: a signed upload URL (S3
       // presigned, or the files service's blob route, which streams on to Cloudinary), then
       // upload-complete, which checks the stored size. No third-party origin is needed in the CSP.
       const signed = await createUpload(api, fields, storageType);
       const url = resolveUploadUrl(signed.uploadUrl, this.options.apiBaseUrl, origin);
-      await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
+      let plaintextSha256: string | undefined;
+      step = 'encrypt';
+      if (signed.partSize) {
+        // The storage takes parts (local disk): the worker sends each one as soon as it is
+        // sealed, so encrypting and uploading overlap. 'Uploading' once the first part is stored.
+        const sent = await crypto.sendUpload(
+          this.vaultKey,
+          fields,
+          input,
+          { url, partSize: signed.partSize },
+          (sealed, total, stored) =>
+            this.update(
+              item.key,
+              stored > 0
+                ? { status: 'uploading', progress: percent(stored, total) }
+                : { progress: percent(sealed, total) },
+            ),
+        );
+        plaintextSha256 = sent.plaintextSha256;
+      } else {
+        prepared = await crypto.stageUpload(this.vaultKey, fields, input, (done, total) =>
+          this.update(item.key, { progress: percent(done, total) }),
+        );
+        if (this.disposed) return;
+        step = 'send';
+        this.update(item.key, { status: 'uploading', progress: 0 });
+        const onProgress = (sent: number, total: number) =>
+          this.update(item.key, { progress: percent(sent, total) });
+        await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
+        plaintextSha256 = prepared.plaintextSha256;
+      }
       if (this.disposed) return;
+      step = 'send';
       this.update(item.key, { status: 'completing', progress: 100 });
-      const saved = await completeUpload(
-        api,
-        fields.fileId,
-        fingerprint ? prepared.plaintextSha256 : undefined,
-      );
+      const saved = await completeUpload(api, fields.fileId, fingerprint ? plaintextSha256 : undefined);
       if (this.disposed) return;
       this.update(item.key, { status: 'completed', progress: 100 });
       this.later(() => this.options.onUploaded?.(fields.fileId, saved));
@@ -308,6 +330,8 @@ function percent(done: number, total: number): number {
 /** The row's error: the storage's status, the API's message, or the encryption failure. */
 export function uploadErrorMessage(error: unknown, step: 'encrypt' | 'send'): string {
   if (error instanceof UploadHttpError) return error.message;
+  // A part the storage refused while the worker was sending (files-parts.ts).
+  if (cryptoErrorCode(error) === 'UPLOAD_HTTP' && error instanceof Error) return error.message;
   if (step === 'encrypt') {
     const reason = error instanceof Error && error.message ? error.message : '';
     return reason ? `${FILE_MESSAGES.encryptFailed}: ${reason}` : FILE_MESSAGES.encryptFailed;

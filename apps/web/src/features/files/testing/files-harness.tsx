@@ -27,6 +27,7 @@ import { FakeCryptoService } from '../../../testing/fake-crypto';
 import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
 import { FakeRouteApi, routeOf } from '../../../testing/fake-route-api';
 import { InlineFilesCrypto, type FilesCrypto } from '../../../workers/files-crypto';
+import { UploadPartError, type PartPut } from '../../../workers/files-parts';
 import { FilesCryptoProvider } from '../../../workers/files-crypto-context';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
 import { NotesCryptoProvider } from '../../../workers/notes-crypto-context';
@@ -137,6 +138,8 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
   malwareFingerprintCheck = false;
   /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */
   emptyTrashAnswersCount = false;
+  /** upload-url's `partSize` for local storage (the real files service offers parts there); none when unset. */
+  partSize: number | undefined = undefined;
   readonly storage: FakeStorage;
 
   constructor(active: SealedTestFile[] = [], deleted: SealedTestFile[] = []) {
@@ -239,6 +242,9 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
               ? `https://bucket.s3.test/vault/${fileId}?X-Amz-Signature=abc`
               : `/api/files/blob/${fileId}?op=put&sig=abc`,
           expiresAt: new Date(this.clock + 300_000).toISOString(),
+          ...(this.partSize !== undefined && parsed.data.storageType === 'local'
+            ? { partSize: this.partSize }
+            : {}),
         });
       }
       case 'POST /api/files/upload-complete': {
@@ -290,6 +296,8 @@ interface StorageRequest {
   url: string;
   fields?: Record<string, string>;
   size: number;
+  /** A part's Content-Range (`bytes first-last/total`). */
+  range?: string;
 }
 
 /**
@@ -351,6 +359,32 @@ export class FakeStorage implements UploadTransport {
     const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
     await this.receive({ method: 'PUT', url, size: body.size }, fileId, body, onProgress, signal);
   };
+
+  /**
+   * One part of an upload sent in parts (the files service's rules: in order, the first part at 0
+   * starts over, anything else must start where the stored bytes end: 409 otherwise). `fail`
+   * answers the next part; `hold` stops before storing a part until `release`.
+   */
+  putPart: PartPut = async ({ url, body, first, last, total }) => {
+    const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+    this.requests.push({ method: 'PUT', url, size: body.length, range: `bytes ${first}-${last}/${total}` });
+    if (this.holding) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const status = this.failures.shift();
+    if (status !== undefined) throw new UploadPartError(status);
+    const held = first === 0 ? new Uint8Array(0) : (this.partial.get(fileId) ?? new Uint8Array(0));
+    if (held.length !== first || last - first + 1 !== body.length) throw new UploadPartError(409);
+    const joined = new Uint8Array(held.length + body.length);
+    joined.set(held);
+    joined.set(body, held.length);
+    if (last + 1 === total) {
+      this.partial.delete(fileId);
+      this.api.stored.set(fileId, joined);
+    } else {
+      this.partial.set(fileId, joined);
+    }
+  };
+
+  private readonly partial = new Map<string, Uint8Array>();
 }
 
 const FILES_FIXED_NAMES = [
@@ -404,7 +438,7 @@ export async function renderFiles(routes: RouteObject[], options: RenderFilesOpt
     fetch: combinedFetch(api, options.otherApi),
   });
   await services.session.signIn({ user: TEST_USER, access: fakeJwt(), vaultKey, stayUnlocked: false });
-  const filesCrypto = options.filesCrypto ?? new InlineFilesCrypto();
+  const filesCrypto = options.filesCrypto ?? new InlineFilesCrypto({ putPart: api.storage.putPart });
   const transport = options.transport ?? api.storage;
   const notesCrypto = new InlineNotesCrypto();
   const router = createMemoryRouter(routes, { initialEntries: [options.path ?? routes[0]?.path ?? '/'] });
