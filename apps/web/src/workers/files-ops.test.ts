@@ -124,7 +124,7 @@ describe('files worker operations (real @vault/crypto)', () => {
       (sealed, total, stored) => progress.push([sealed, total, stored]),
       {
         putPart: async (p) => {
-          received.push({ first: p.first, last: p.last, total: p.total, body: p.body.slice() });
+          received.push({ first: p.first, last: p.last, total: p.total, body: await bytesOf(p.body) });
         },
       },
     );

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PartSender, UploadPartError, type PartRequest } from './files-parts';
 
+const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
 const bytes = (n: number, seed = 5) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 1) & 0xff);
 
 /** A storage that records each part (a copy: the sender reuses its buffers) and can fail some. */
@@ -19,7 +20,7 @@ function storage(opts: { failures?: number[]; delayMs?: number } = {}) {
       await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
       const status = failures.shift();
       if (status !== undefined) throw new UploadPartError(status);
-      parts.push({ first: p.first, last: p.last, total: p.total, body: p.body.slice() });
+      parts.push({ first: p.first, last: p.last, total: p.total, body: await bytesOf(p.body) });
     } finally {
       inFlight--;
     }
@@ -68,13 +69,13 @@ describe('PartSender', () => {
     const data = bytes(8192);
     let release: () => void = () => undefined;
     const first = new Promise<void>((r) => (release = r));
-    const parts: PartRequest[] = [];
+    const parts: Array<{ first: number; body: Uint8Array }> = [];
     const sender = new PartSender(
       'u',
       data.length,
       4096,
       async (p) => {
-        parts.push({ ...p, body: p.body.slice() });
+        parts.push({ first: p.first, body: await bytesOf(p.body) });
         if (p.first === 0) await first;
       },
       () => undefined,
@@ -156,8 +157,8 @@ function orderedStorage(failOnce: Map<number, number>) {
     p.onBodySent?.();
     active++;
     maxActive = Math.max(maxActive, active);
-    const body = p.body.slice();
     const run = queue.then(async () => {
+      const body = await bytesOf(p.body);
       await new Promise((r) => setTimeout(r, 2));
       tries.push(p.first);
       const status = failOnce.get(p.first);
@@ -251,7 +252,7 @@ describe('PartSender and parts that overtake each other', () => {
       data.length,
       2000,
       async (p) => {
-        const body = p.body.slice();
+        const body = await bytesOf(p.body);
         p.onBodySent?.();
         // The first try of part 0 reaches the storage only after part 2000 did.
         if (p.first === 0 && !tries.includes(0)) await firstHeld;

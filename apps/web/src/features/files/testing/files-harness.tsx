@@ -365,7 +365,8 @@ export class FakeStorage implements UploadTransport {
    * starts over, anything else must start where the stored bytes end: 409 otherwise). `fail`
    * answers the next part; `hold` stops before storing a part until `release`.
    */
-  putPart: PartPut = async ({ url, body, first, last, total }) => {
+  putPart: PartPut = async ({ url, body: blob, first, last, total }) => {
+    const body = await readBlob(blob);
     const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.requests.push({ method: 'PUT', url, size: body.length, range: `bytes ${first}-${last}/${total}` });
     if (this.holding) await new Promise<void>((resolve) => this.waiting.push(resolve));
