@@ -5,8 +5,10 @@
 // setInputFiles, until the row says 'Completed'; then Download, the password prompt, until the card's
 // progress says 'Completed'), beside a baseline measured in the same page of the same run: the same
 // number of bytes sent UNENCRYPTED to the same storage (upload-url with sealed-looking metadata, an XHR
-// PUT of random bytes to the signed URL, upload-complete; download-url with the authKey the app itself
-// sent, a fetch of the bytes, read and dropped). Throughput ratio = encrypted / unencrypted (goal ≥ 0.6).
+// PUT of a picked disk file of random bytes to the signed URL, upload-complete; download-url with the
+// authKey the app itself sent, a fetch of the bytes streamed into a file of the same save picker).
+// Throughput ratio = encrypted / unencrypted (goal ≥ 0.6). Each side reads its file from disk and
+// writes its download to disk, so the ratio is the cost of the encryption alone.
 // Chromium's RSS (every process under the browser) is sampled every 50 ms: the peak above the idle
 // level of each phase, for each file size (memory should stay flat as the file grows).
 //
@@ -141,9 +143,38 @@ async function treeRssKib() {
   return { total, byType };
 }
 
+const CLOCK_TICKS = 100;
+/** Wall-clock ms with sub-ms precision; the page's performance.timeOrigin + now() is on the same clock. */
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** Busy core-seconds of the whole machine so far (/proc/stat: everything but idle and iowait). */
+function machineCpu() {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
+  return (total - cpu[3] - cpu[4]) / CLOCK_TICKS;
+}
+
 class Sampler {
   phase = 'idle';
   samples = [];
+  /** [epoch ms, busy core-seconds so far], every 20 ms: the CPU of a window timed in the page. */
+  cpuTicks = [];
+  cpuTimer = setInterval(() => this.cpuTicks.push([epochNow(), machineCpu()]), 20);
+
+  cpuAt(epoch) {
+    const t = this.cpuTicks;
+    let i = t.findIndex(([at]) => at >= epoch);
+    if (i <= 0) i = i === 0 ? 1 : t.length - 1;
+    const [a, ca] = t[i - 1];
+    const [b, cb] = t[i];
+    return b === a ? cb : ca + ((cb - ca) * (epoch - a)) / (b - a);
+  }
+
+  cpuBetween(fromEpoch, toEpoch) {
+    if (!Number.isFinite(fromEpoch) || !Number.isFinite(toEpoch) || this.cpuTicks.length < 2) return {};
+    const cpu = this.cpuAt(toEpoch) - this.cpuAt(fromEpoch);
+    return { cpuSeconds: round(cpu, 2), coresBusy: round(cpu / ((toEpoch - fromEpoch) / 1000), 2) };
+  }
   busy = false;
   timer = setInterval(async () => {
     if (this.busy) return;
@@ -185,6 +216,8 @@ class Sampler {
     }
     return {
       value,
+      // Core-seconds the whole machine spent in the timed window (browser, services, this script).
+      ...this.cpuBetween(value.fromEpoch, value.toEpoch),
       peakAboveIdleMib: round((peak - idleKib) / 1024),
       idleMib: round(idleKib / 1024),
       byTypeMib: byType,
@@ -193,6 +226,7 @@ class Sampler {
 
   stop() {
     clearInterval(this.timer);
+    clearInterval(this.cpuTimer);
   }
 }
 
@@ -229,12 +263,17 @@ async function uiUpload(page, path) {
       polling: 100,
     },
   );
-  const r = await page.evaluate(() => window.__filesBench);
+  const r = await page.evaluate(() => ({ ...window.__filesBench, mo: null, origin: performance.timeOrigin }));
   if (r.error) throw new Error(`upload failed in the app: ${r.error}`);
   await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
   await dialog.waitFor({ state: 'detached' }).catch(() => undefined);
   // The split: until the row says 'uploading' (sealing into staging), then the PUT and upload-complete.
-  return { ms: r.done - r.t0, sealMs: r.sending === null ? NaN : r.sending - r.t0 };
+  return {
+    ms: r.done - r.t0,
+    sealMs: r.sending === null ? NaN : r.sending - r.t0,
+    fromEpoch: r.origin + r.t0,
+    toEpoch: r.origin + r.done,
+  };
 }
 
 /**
@@ -278,6 +317,7 @@ async function uiDownload(page, name, password, expectSize) {
       decrypting: b.decrypting,
       error: b.error,
       answered: answer ? answer.responseEnd : null,
+      origin: performance.timeOrigin,
     };
   });
   if (r.error) throw new Error(`download failed in the app: ${r.error}`);
@@ -288,7 +328,12 @@ async function uiDownload(page, name, password, expectSize) {
   if (saved !== expectSize) throw new Error(`the saved file has ${saved} bytes, expected ${expectSize}`);
   await page.evaluate(() => performance.clearResourceTimings());
   // The split: the last stored byte arrived ('decrypting' shows), then the rest is decrypted and saved.
-  return { ms: r.done - r.answered, tailMs: r.decrypting === null ? NaN : r.done - r.decrypting };
+  return {
+    ms: r.done - r.answered,
+    tailMs: r.decrypting === null ? NaN : r.done - r.decrypting,
+    fromEpoch: r.origin + r.answered,
+    toEpoch: r.origin + r.done,
+  };
 }
 
 // ---- Baseline: the same bytes, unencrypted, to the same storage from the same page ----
@@ -306,21 +351,59 @@ function baselineMetadata(size) {
   };
 }
 
+/**
+ * Waits until every file of the account has been scanned. Each upload queues a ClamAV scan that
+ * reads the whole object in the background; left running, it would take the cores from whichever
+ * phase comes next (the download, or the other side's upload), encrypted or not.
+ */
+async function scansSettled(page, token) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const pending = await page.evaluate(async (token) => {
+      const res = await fetch('/api/files', { headers: { authorization: token } });
+      if (!res.ok) throw new Error(`list: HTTP ${res.status}`);
+      const { files } = await res.json();
+      return files.filter((f) => !f.virusScanned).length;
+    }, token);
+    if (pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending} file(s) still waiting for their scan`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * The baseline's body: a disk file of random bytes, as long as the encrypted object, picked in
+ * the page as the app's file is, made before its phase so that neither its time nor its CPU
+ * counts making it. Sent as the File (as an unencrypted uploader would send the picked file: the
+ * browser reads it from disk, as the app reads the user's file).
+ */
+async function makeBaselineBody(page, dir, size) {
+  const { encryptedSize } = baselineMetadata(size);
+  const path = join(dir, `baseline-${size}.bin`);
+  writeFileSync(path, randomBytes(encryptedSize));
+  await page.evaluate(() => {
+    if (document.getElementById('bench-baseline-file')) return;
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'bench-baseline-file';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('#bench-baseline-file', path);
+  await page.evaluate(() => {
+    window.__baselineBody = document.getElementById('bench-baseline-file').files[0];
+  });
+  return path;
+}
+
 async function baselineUpload(page, token, sealed, size) {
   const meta = { ...sealed, ...baselineMetadata(size) };
   return page.evaluate(
     async ({ token, meta }) => {
       const headers = { authorization: token, 'content-type': 'application/json' };
-      // A Blob, as the app's staged ciphertext is (and a byte array's body would be copied into the
-      // DevTools protocol's request event, a cost the app does not pay).
-      const parts = [];
-      for (let left = meta.encryptedSize; left > 0; left -= 4 * 1024 * 1024) {
-        const part = new Uint8Array(Math.min(left, 4 * 1024 * 1024));
-        for (let i = 0; i < part.length; i += 65_536) crypto.getRandomValues(part.subarray(i, i + 65_536));
-        parts.push(part);
-      }
-      const body = new Blob(parts, { type: 'application/octet-stream' });
-      parts.length = 0;
+      const body = window.__baselineBody;
+      delete window.__baselineBody;
+      if (!body || body.size !== meta.encryptedSize) throw new Error('baseline body not made');
       const t0 = performance.now();
       const res = await fetch('/api/files/upload-url', {
         method: 'POST',
@@ -344,7 +427,14 @@ async function baselineUpload(page, token, sealed, size) {
         body: JSON.stringify({ fileId: meta.fileId }),
       });
       if (!done.ok) throw new Error(`upload-complete: HTTP ${done.status} ${await done.text()}`);
-      return { ms: performance.now() - t0, fileId: meta.fileId, bytes: body.size };
+      const end = performance.now();
+      return {
+        ms: end - t0,
+        fileId: meta.fileId,
+        bytes: body.size,
+        fromEpoch: performance.timeOrigin + t0,
+        toEpoch: performance.timeOrigin + end,
+      };
     },
     { token, meta },
   );
@@ -364,14 +454,18 @@ async function baselineDownload(page, token, fileId, authKey) {
       const t0 = performance.now();
       const blob = await fetch(new URL(downloadUrl, window.location.href).toString());
       if (!blob.ok) throw new Error(`GET blob: HTTP ${blob.status}`);
-      const reader = blob.body.getReader();
-      let bytes = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.length;
-      }
-      return { ms: performance.now() - t0, bytes };
+      // Saved as an unencrypted download would be: streamed into the same kind of file the app's
+      // download writes (the save picker's, here an OPFS file).
+      const handle = await window.showSaveFilePicker();
+      await blob.body.pipeTo(await handle.createWritable());
+      const bytes = (await handle.getFile()).size;
+      const end = performance.now();
+      return {
+        ms: end - t0,
+        bytes,
+        fromEpoch: performance.timeOrigin + t0,
+        toEpoch: performance.timeOrigin + end,
+      };
     },
     { token, fileId, authKey },
   );
@@ -467,23 +561,31 @@ async function main() {
         const name = `bench-${sizeMib}mib-${run + 1}-${hex(3)}.zip`;
         const path = join(dir, name);
         writeFileSync(path, randomBytes(size));
+        await scansSettled(page, seen.token);
         const up = await sampler.during(`upload-${sizeMib}`, () => uiUpload(page, path));
         rmSync(path);
         await page.getByRole('button', { name: `Download ${name}` }).waitFor({ timeout: 30_000 });
+        await scansSettled(page, seen.token);
         const down = await sampler.during(`download-${sizeMib}`, () =>
           uiDownload(page, name, account.password, size),
         );
         if (!seen.token || !seen.authKey || !seen.sealed) throw new Error('no token, authKey or upload seen');
+        const baselinePath = await makeBaselineBody(page, dir, size);
+        await scansSettled(page, seen.token);
         const bUp = await sampler.during(`baseline-upload-${sizeMib}`, () =>
           baselineUpload(page, seen.token, seen.sealed, size),
         );
+        rmSync(baselinePath);
+        await scansSettled(page, seen.token);
         const bDown = await sampler.during(`baseline-download-${sizeMib}`, () =>
           baselineDownload(page, seen.token, bUp.value.fileId, seen.authKey),
         );
         if (bDown.value.bytes !== bUp.value.bytes) throw new Error('baseline: bytes differ');
         await page.evaluate(async () => {
           const root = await navigator.storage.getDirectory();
-          if (window.__lastSaved) await root.removeEntry(window.__lastSaved.name).catch(() => undefined);
+          const saved = [];
+          for await (const name of root.keys()) if (name.startsWith('bench-download-')) saved.push(name);
+          await Promise.all(saved.map((name) => root.removeEntry(name).catch(() => undefined)));
         });
         const s = {
           uploadMs: up.value.ms,
@@ -497,6 +599,14 @@ async function main() {
           baselineUploadRssMib: bUp.peakAboveIdleMib,
           baselineDownloadRssMib: bDown.peakAboveIdleMib,
           idleMib: up.idleMib,
+          uploadCpuS: up.cpuSeconds,
+          uploadCores: up.coresBusy,
+          downloadCpuS: down.cpuSeconds,
+          downloadCores: down.coresBusy,
+          baselineUploadCpuS: bUp.cpuSeconds,
+          baselineUploadCores: bUp.coresBusy,
+          baselineDownloadCpuS: bDown.cpuSeconds,
+          baselineDownloadCores: bDown.coresBusy,
           uploadRssByType: up.byTypeMib,
           downloadRssByType: down.byTypeMib,
         };
@@ -509,6 +619,9 @@ async function main() {
             .join(', ');
         console.log(
           `       per process type, upload: ${types(s.uploadRssByType)}; download: ${types(s.downloadRssByType)}`,
+        );
+        console.log(
+          `       machine CPU (core-seconds, cores busy): upload ${s.uploadCpuS} (${s.uploadCores}) vs plain ${s.baselineUploadCpuS} (${s.baselineUploadCores}); download ${s.downloadCpuS} (${s.downloadCores}) vs plain ${s.baselineDownloadCpuS} (${s.baselineDownloadCores})`,
         );
         samples.push(s);
       }
@@ -530,6 +643,10 @@ async function main() {
           ratio: round(encUp / plainUp, 2),
           peakRssAboveIdleMib: max('uploadRssMib'),
           plainPeakRssAboveIdleMib: max('baselineUploadRssMib'),
+          cpuSeconds: round(med('uploadCpuS'), 2),
+          plainCpuSeconds: round(med('baselineUploadCpuS'), 2),
+          coresBusy: round(med('uploadCores'), 2),
+          plainCoresBusy: round(med('baselineUploadCores'), 2),
         },
         download: {
           encryptedMs: round(med('downloadMs')),
@@ -539,6 +656,10 @@ async function main() {
           ratio: round(encDown / plainDown, 2),
           peakRssAboveIdleMib: max('downloadRssMib'),
           plainPeakRssAboveIdleMib: max('baselineDownloadRssMib'),
+          cpuSeconds: round(med('downloadCpuS'), 2),
+          plainCpuSeconds: round(med('baselineDownloadCpuS'), 2),
+          coresBusy: round(med('downloadCores'), 2),
+          plainCoresBusy: round(med('baselineDownloadCores'), 2),
         },
         samples: samples.map((s) =>
           Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])),
@@ -557,10 +678,11 @@ async function main() {
     bench: 'files',
     goal: { throughputRatio: 0.6, memory: 'flat as the file grows' },
     measured:
-      "the web app's UI in headless Chromium: Upload Files with 'Local disk' (click on Upload → row 'Completed': encryption, OPFS staging, PUT, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
+      "the web app's UI in headless Chromium: Upload Files with 'Local disk' (click on Upload → row 'Completed': encryption, and PUTs of 8 MiB parts as they are sealed, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
     baseline:
       'the same number of bytes, unencrypted, from the same page to the same storage: upload-url + XHR PUT of random bytes + upload-complete; download-url (timer starts after it) + fetch of the bytes, read and dropped',
     rss: 'peak RSS of every Chromium process together, sampled every 50 ms, above the lowest level in the second before the phase',
+    cpu: 'busy core-seconds of the whole machine in the timed window (/proc/stat every 20 ms), and their average in cores: browser, services and this script share the cores',
     runs: opts.runs,
     results,
     totalSeconds: round((performance.now() - started) / 1000, 1),
