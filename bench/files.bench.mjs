@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global window, document, navigator, XMLHttpRequest, MutationObserver, Blob, crypto, setInterval, clearInterval */
+/* global window, document, navigator, XMLHttpRequest, MutationObserver, setInterval, clearInterval */
 // File Vault benchmark (issue 4): in headless Chromium, a file uploaded and downloaded through the web
 // app's real UI (sign-in, /files, Upload Files with 'Local disk' storage, a disk file picked with
 // setInputFiles, until the row says 'Completed'; then Download, the password prompt, until the card's
