@@ -243,7 +243,7 @@ function UploadRow({ item, onRemove }: { item: UploadItem; onRemove: () => void 
             aria-valuenow={item.progress}
             aria-valuetext={`${label} ${item.progress}%`}
           >
-            <span className="upload-row__fill" style={{ width: `${item.progress}%` }} />
+            <span className="upload-row__fill" style={{ transform: `scaleX(${item.progress / 100})` }} />
           </div>
         ) : null}
         {item.error ? (
