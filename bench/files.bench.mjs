@@ -12,15 +12,15 @@
 // Chromium's RSS (every process under the browser) is sampled every 50 ms: the peak above the idle
 // level of each phase, for each file size (memory should stay flat as the file grows).
 //
-//   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 1]
+//   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 3]
 //     [--chromium /usr/bin/chromium] [--json out.json]
 //
 // Downloads: Chromium has the File System Access API, so the app streams the plaintext to a file the
 // user picks (showSaveFilePicker). Headless Chromium cannot show the picker, so the page's picker
 // answers with a file in the origin-private file system (on disk: the profile is persistent, as in
 // apps/web/bench/files-upload.bench.mjs) and the app's own streaming path runs as it does for a user.
-// The upload timer starts at the click on Upload (encryption, staging, PUT and upload-complete
-// count); the download timer starts when the app's download-url answer arrives (the password's KDF is
+// The upload timer starts at the click on Upload (sealing the metadata, upload-url, sealing the
+// content while its 8 MiB parts are PUT, and upload-complete count); the download timer starts when the app's download-url answer arrives (the password's KDF is
 // not part of the transfer: the baseline derives nothing either) and stops when the file is complete.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,7 +60,8 @@ function parseArgs(argv) {
   const opts = {
     base: 'http://127.0.0.1:8080',
     sizesMib: [25, 100],
-    runs: 1,
+    // Medians of three: one run of either side can land on a busy moment of the machine.
+    runs: 3,
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     json: undefined,
   };
