@@ -102,6 +102,8 @@ describe('files worker operations (real @vault/crypto)', () => {
     expect(sinks[0]!.maxHeldBytes).toBeLessThanOrEqual(256 * 1024 + FILE_CHUNK_SIZE + 16);
   });
 
+  const MIB4 = 4 * 1024 * 1024;
+
   it('sends in parts while sealing: ranges in order, the stored object decrypts back, sealed stays ahead of sent', async () => {
     const vaultKey = await key();
     // Two batches and a bit, so sealing and sending really interleave.
@@ -120,7 +122,8 @@ describe('files worker operations (real @vault/crypto)', () => {
       vaultKey,
       fields,
       { ...input, fingerprint: true },
-      { url: '/api/files/blob/x', partSize: 16 * 1024 * 1024 },
+      // The storage's limit is below PART_BYTES here, so it sets the part size.
+      { url: '/api/files/blob/x', partSize: MIB4 },
       (sealed, total, stored) => progress.push([sealed, total, stored]),
       {
         putPart: async (p) => {
@@ -129,10 +132,11 @@ describe('files worker operations (real @vault/crypto)', () => {
       },
     );
     const total = fields.encryptedSize;
-    // 8 MiB parts (PART_BYTES), below the storage's 16 MiB.
+    expect(PART_BYTES).toBeGreaterThan(MIB4);
     expect(received.map((r) => [r.first, r.last, r.total])).toEqual([
-      [0, PART_BYTES - 1, total],
-      [PART_BYTES, total - 1, total],
+      [0, MIB4 - 1, total],
+      [MIB4, 2 * MIB4 - 1, total],
+      [2 * MIB4, total - 1, total],
     ]);
     const stored = new Uint8Array(total);
     for (const r of received) stored.set(r.body, r.first);
