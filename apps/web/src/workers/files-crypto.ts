@@ -149,21 +149,24 @@ class FilesWorkerHandle {
   }
 }
 
+type Lane = 'list' | 'upload';
+
 /**
- * Talks to two files.worker.ts instances: one decrypts the list (names, types, tags,
- * thumbnails), the other seals uploads, so encrypting a large file never delays the list.
- * Both start on first use.
+ * The operations as requests: the subclasses only say where a request runs (`call`), on the list's
+ * lane (names, types, tags, thumbnails) or the uploads' one.
  */
-export class WorkerFilesCrypto implements FilesCrypto {
-  private readonly list = new FilesWorkerHandle('vault-files');
-  private readonly upload = new FilesWorkerHandle('vault-files-upload');
+abstract class RequestFilesCrypto implements FilesCrypto {
+  protected abstract call(req: Request, lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult>;
+
+  abstract releaseUpload(prepared: PreparedUpload): Promise<void>;
+
+  abstract cancelUploads(): void;
 
   async decryptMetadata(key: CryptoKey, files: readonly SealedFileMeta[]): Promise<FileMetaOutcome[]> {
-    return (await this.list.call({
-      op: 'decryptMetadata',
-      key,
-      files: files.map(sealedOnly),
-    })) as FileMetaOutcome[];
+    return (await this.call(
+      { op: 'decryptMetadata', key, files: files.map(sealedOnly) },
+      'list',
+    )) as FileMetaOutcome[];
   }
 
   async decryptThumbnail(
@@ -171,16 +174,19 @@ export class WorkerFilesCrypto implements FilesCrypto {
     file: { id: string; wrappedKey: string },
     encryptedThumbnail: string,
   ): Promise<Uint8Array> {
-    return (await this.list.call({
-      op: 'decryptThumbnail',
-      key,
-      file: { id: file.id, wrappedKey: file.wrappedKey },
-      encryptedThumbnail,
-    })) as Uint8Array;
+    return (await this.call(
+      {
+        op: 'decryptThumbnail',
+        key,
+        file: { id: file.id, wrappedKey: file.wrappedKey },
+        encryptedThumbnail,
+      },
+      'list',
+    )) as Uint8Array;
   }
 
   async sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields> {
-    return (await this.upload.call({ op: 'sealUploadMeta', key, input })) as SealedUploadFields;
+    return (await this.call({ op: 'sealUploadMeta', key, input }, 'upload')) as SealedUploadFields;
   }
 
   async stageUpload(
@@ -189,7 +195,11 @@ export class WorkerFilesCrypto implements FilesCrypto {
     input: UploadInput,
     onProgress?: (done: number, total: number) => void,
   ): Promise<PreparedUpload> {
-    return (await this.upload.call({ op: 'stageUpload', key, fields, input }, onProgress)) as PreparedUpload;
+    return (await this.call(
+      { op: 'stageUpload', key, fields, input },
+      'upload',
+      onProgress,
+    )) as PreparedUpload;
   }
 
   async sendUpload(
@@ -199,10 +209,25 @@ export class WorkerFilesCrypto implements FilesCrypto {
     target: { url: string; partSize: number },
     onProgress?: UploadPartsProgress,
   ): Promise<SentUpload> {
-    return (await this.upload.call(
+    return (await this.call(
       { op: 'sendUpload', key, fields, input, target },
+      'upload',
       onProgress,
     )) as SentUpload;
+  }
+}
+
+/**
+ * Talks to two files.worker.ts instances: one decrypts the list (names, types, tags,
+ * thumbnails), the other seals uploads, so encrypting a large file never delays the list.
+ * Both start on first use.
+ */
+export class WorkerFilesCrypto extends RequestFilesCrypto {
+  private readonly list = new FilesWorkerHandle('vault-files');
+  private readonly upload = new FilesWorkerHandle('vault-files-upload');
+
+  protected call(req: Request, lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult> {
+    return (lane === 'list' ? this.list : this.upload).call(req, onProgress);
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {
@@ -230,13 +255,15 @@ export class WorkerFilesCrypto implements FilesCrypto {
  * look exactly alike). Loaded lazily: the main bundle does not carry the crypto code. Used where
  * no Worker exists (jsdom tests) and by tests that want the real crypto in-thread.
  */
-export class InlineFilesCrypto implements FilesCrypto {
+export class InlineFilesCrypto extends RequestFilesCrypto {
   private generation = 0;
 
   /** `env`: where uploads stage and send, over the browser's defaults (tests give a fake storage). */
-  constructor(private readonly env: Partial<UploadEnvironment> = {}) {}
+  constructor(private readonly env: Partial<UploadEnvironment> = {}) {
+    super();
+  }
 
-  private async call(req: Request, onProgress?: Progress): Promise<FilesWorkerResult> {
+  protected async call(req: Request, _lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult> {
     const generation = this.generation;
     const [{ handleFilesRequest }, { defaultUploadEnvironment }] = await Promise.all([
       import('./files-dispatch'),
@@ -260,50 +287,6 @@ export class InlineFilesCrypto implements FilesCrypto {
     if (answer.kind !== 'answer') throw new Error('Unexpected answer from the files crypto');
     if (!answer.ok) throw new CryptoOperationError(answer.error.code, answer.error.message);
     return answer.result;
-  }
-
-  async decryptMetadata(key: CryptoKey, files: readonly SealedFileMeta[]): Promise<FileMetaOutcome[]> {
-    return (await this.call({
-      op: 'decryptMetadata',
-      key,
-      files: files.map(sealedOnly),
-    })) as FileMetaOutcome[];
-  }
-
-  async decryptThumbnail(
-    key: CryptoKey,
-    file: { id: string; wrappedKey: string },
-    encryptedThumbnail: string,
-  ): Promise<Uint8Array> {
-    return (await this.call({
-      op: 'decryptThumbnail',
-      key,
-      file: { id: file.id, wrappedKey: file.wrappedKey },
-      encryptedThumbnail,
-    })) as Uint8Array;
-  }
-
-  async sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields> {
-    return (await this.call({ op: 'sealUploadMeta', key, input })) as SealedUploadFields;
-  }
-
-  async stageUpload(
-    key: CryptoKey,
-    fields: SealedUploadFields,
-    input: UploadInput,
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<PreparedUpload> {
-    return (await this.call({ op: 'stageUpload', key, fields, input }, onProgress)) as PreparedUpload;
-  }
-
-  async sendUpload(
-    key: CryptoKey,
-    fields: SealedUploadFields,
-    input: UploadInput,
-    target: { url: string; partSize: number },
-    onProgress?: UploadPartsProgress,
-  ): Promise<SentUpload> {
-    return (await this.call({ op: 'sendUpload', key, fields, input, target }, onProgress)) as SentUpload;
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {
