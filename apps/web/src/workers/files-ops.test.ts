@@ -19,13 +19,14 @@ import {
   blobStream,
   decryptMetadataBatch,
   openThumbnail,
-  prepareUpload,
   sealUploadMeta,
   sendUploadParts,
   type UploadEnvironment,
 } from './files-ops';
 import { BATCH_BYTES } from './files-chunks';
-import { PART_BYTES, UploadPartError } from './files-parts';
+import { prepareUpload } from '../testing/prepare-upload';
+import { PART_BYTES } from './files-parts';
+import { UploadHttpError } from './xhr-put';
 import { MemoryStaging, type StagingSink } from './files-staging';
 import { thumbnailMimeType, thumbnailSize } from './files-thumbnail';
 
@@ -171,7 +172,7 @@ describe('files worker operations (real @vault/crypto)', () => {
       {
         ...memoryEnv().env,
         putPart: async () => {
-          throw new UploadPartError(403);
+          throw new UploadHttpError(403);
         },
       },
     );

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { PartSender, UploadPartError, type PartRequest } from './files-parts';
+import { PartSender, type PartRequest } from './files-parts';
+import { UploadHttpError } from './xhr-put';
 
 const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
 const bytes = (n: number, seed = 5) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 1) & 0xff);
@@ -19,7 +20,7 @@ function storage(opts: { failures?: number[]; delayMs?: number } = {}) {
     try {
       await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
       const status = failures.shift();
-      if (status !== undefined) throw new UploadPartError(status);
+      if (status !== undefined) throw new UploadHttpError(status);
       parts.push({ first: p.first, last: p.last, total: p.total, body: await bytesOf(p.body) });
     } finally {
       inFlight--;
@@ -164,10 +165,10 @@ function orderedStorage(failOnce: Map<number, number>) {
       const status = failOnce.get(p.first);
       if (status !== undefined) {
         failOnce.delete(p.first);
-        throw new UploadPartError(status);
+        throw new UploadHttpError(status);
       }
       const held = p.first === 0 ? new Uint8Array(0) : stored;
-      if (held.length !== p.first) throw new UploadPartError(409);
+      if (held.length !== p.first) throw new UploadHttpError(409);
       const next = new Uint8Array(held.length + body.length);
       next.set(held);
       next.set(body, held.length);
@@ -258,7 +259,7 @@ describe('PartSender and parts that overtake each other', () => {
         if (p.first === 0 && !tries.includes(0)) await firstHeld;
         tries.push(p.first);
         if (p.first === 2000 && !tries.includes(0)) releaseFirst();
-        if (stored.length !== p.first) throw new UploadPartError(409);
+        if (stored.length !== p.first) throw new UploadHttpError(409);
         const next = new Uint8Array(stored.length + body.length);
         next.set(stored);
         next.set(body, stored.length);
@@ -280,7 +281,7 @@ describe('PartSender and parts that overtake each other', () => {
       100,
       4096,
       async () => {
-        throw new UploadPartError(409);
+        throw new UploadHttpError(409);
       },
       () => undefined,
       1,

@@ -8,6 +8,8 @@
  * (S3, Cloudinary) keep the staged whole-object PUT.
  */
 
+import { UploadHttpError, xhrPut } from './xhr-put';
+
 /**
  * Bytes per part (the files service takes up to 16 MiB). bench/files.bench.mjs, 100 MiB, medians of
  * three: 8 MiB parts ×0.40-0.48 of the unencrypted upload, 16 MiB ×0.58-0.67 (fewer requests, each
@@ -32,38 +34,8 @@ export interface PartRequest {
   onBodySent?: () => void;
 }
 
-/** Stores one part; rejects with an UploadPartError. */
+/** Stores one part; rejects with an UploadHttpError. */
 export type PartPut = (part: PartRequest) => Promise<void>;
-
-/** A part the storage did not take: status 0 when the network failed. */
-export class UploadPartError extends Error {
-  readonly code = 'UPLOAD_HTTP';
-
-  constructor(readonly status: number) {
-    super(status === 0 ? 'Upload failed' : `Upload failed with status ${status}`);
-    this.name = 'UploadPartError';
-  }
-}
-
-/** PUTs one part's body (a Blob) with its Content-Range; XMLHttpRequest, which dedicated workers have. */
-function sendPart(url: string, body: Blob, range: string, onBodySent?: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    if (onBodySent) xhr.upload.addEventListener('load', onBodySent, { once: true });
-    xhr.open('PUT', url);
-    // The signed URL is the authorisation: no cookies, no bearer token to storage.
-    xhr.withCredentials = false;
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-    xhr.setRequestHeader('Content-Range', range);
-    xhr.addEventListener('load', () =>
-      xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new UploadPartError(xhr.status)),
-    );
-    xhr.addEventListener('error', () => reject(new UploadPartError(0)));
-    xhr.addEventListener('timeout', () => reject(new UploadPartError(0)));
-    xhr.addEventListener('abort', () => reject(new UploadPartError(0)));
-    xhr.send(body);
-  });
-}
 
 /**
  * The browser's way: XMLHttpRequest of the part's Blob. Measured in Chromium 156 from a worker, 13 parts
@@ -73,10 +45,13 @@ function sendPart(url: string, body: Blob, range: string, onBodySent?: () => voi
  * Blobs die with the request, so the browser holds a few parts at most (bench/files.bench.mjs).
  */
 export const blobPartPut: PartPut = ({ url, body, first, last, total, onBodySent }) =>
-  sendPart(url, body, `bytes ${first}-${last}/${total}`, onBodySent);
+  xhrPut(url, body, {
+    headers: { 'Content-Range': `bytes ${first}-${last}/${total}` },
+    ...(onBodySent ? { onBodySent } : {}),
+  });
 
 function retryable(error: unknown): boolean {
-  if (!(error instanceof UploadPartError)) return false;
+  if (!(error instanceof UploadHttpError)) return false;
   return error.status === 0 || error.status === 429 || error.status >= 500;
 }
 
@@ -85,7 +60,7 @@ function retryable(error: unknown): boolean {
  * (separate connections), so it is sent again in order. A 409 of a part sent alone is final.
  */
 function outOfOrder(error: unknown): boolean {
-  return error instanceof UploadPartError && error.status === 409;
+  return error instanceof UploadHttpError && error.status === 409;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,7 +7,7 @@ import { canHaveThumbnail } from '../../../workers/files-thumbnail';
 import { completeUpload } from '../api/complete-upload';
 import { createUpload } from '../api/create-upload';
 import { FILE_MESSAGES, resolveMimeType, validateFile } from '../utils/file-rules';
-import { UploadHttpError, resolveUploadUrl, type UploadTransport } from './upload-transport';
+import { resolveUploadUrl, type UploadTransport } from './upload-transport';
 
 /**
  * Spec section 4, file upload status: encrypting, uploading, completing (upload-complete, where
@@ -282,7 +282,8 @@ export class UploadQueue {
       if (this.disposed) return;
       step = 'send';
       this.update(item.key, { status: 'completing', progress: 100 });
-      const saved = await completeUpload(api, fields.fileId, fingerprint ? plaintextSha256 : undefined);
+      // Only computed when the account opted in (input.fingerprint).
+      const saved = await completeUpload(api, fields.fileId, plaintextSha256);
       if (this.disposed) return;
       this.update(item.key, { status: 'completed', progress: 100 });
       this.later(() => this.options.onUploaded?.(fields.fileId, saved));
@@ -329,8 +330,8 @@ function percent(done: number, total: number): number {
 
 /** The row's error: the storage's status, the API's message, or the encryption failure. */
 export function uploadErrorMessage(error: unknown, step: 'encrypt' | 'send'): string {
-  if (error instanceof UploadHttpError) return error.message;
-  // A part the storage refused while the worker was sending (files-parts.ts).
+  // The storage's answer: an UploadHttpError of the page's PUT, or of a part the worker sent
+  // (files-parts.ts), which crosses over as its code and message.
   if (cryptoErrorCode(error) === 'UPLOAD_HTTP' && error instanceof Error) return error.message;
   if (step === 'encrypt') {
     const reason = error instanceof Error && error.message ? error.message : '';
