@@ -13,7 +13,8 @@ import {
 import { createSHA256 } from 'hash-wasm';
 import { describe, expect, it } from 'vitest';
 import { BATCH_BYTES, encryptBlob } from './files-chunks';
-import { prepareUpload, type UploadEnvironment } from './files-ops';
+import { prepareUpload } from '../testing/prepare-upload';
+import type { UploadEnvironment } from './files-ops';
 import { MemoryStaging } from './files-staging';
 
 /**

@@ -101,7 +101,7 @@ export function blobStream(blob: Blob, pieceSize = READ_PIECE): ReadableStream<U
 export interface UploadEnvironment {
   openStaging(fileId: string, encryptedSize: number): Promise<StagingSink>;
   makeThumbnail(file: Blob, mimeType: string): Promise<Uint8Array | null>;
-  /** Stores one part of an upload sent in parts (fetch in the browser; tests pass their own). */
+  /** Stores one part of an upload sent in parts (XHR of a Blob in the browser; tests pass their own). */
   putPart: PartPut;
 }
 
@@ -271,15 +271,4 @@ export async function sendUploadParts(
   });
   await sender.finish();
   return digest === undefined ? {} : { plaintextSha256: digest };
-}
-
-/** Both steps with a staged ciphertext: the whole-object path, in one call (tests, tools). */
-export async function prepareUpload(
-  key: CryptoKey,
-  input: UploadInput,
-  onProgress: (done: number, total: number) => void = () => undefined,
-  env: Pick<UploadEnvironment, 'openStaging' | 'makeThumbnail'> = defaultUploadEnvironment,
-): Promise<PreparedUpload> {
-  const fields = await sealUploadMeta(key, input, env);
-  return stageUpload(key, fields, input, onProgress, env);
 }
