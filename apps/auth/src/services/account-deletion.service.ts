@@ -57,8 +57,10 @@ export class AccountDeletionService {
     let deleted: boolean;
     try {
       deleted = await this.deletion.deleteUser(user.id, event, async () => {
-        await this.purge.queuePurge({ userId: user.id, requestedAt }, PURGE_HOLD_MS);
+        // Set first: a queuePurge that fails half-way (one queue added, not the other) still
+        // leaves a held job to cancel. Only reached when this transaction deleted the row.
         queued = true;
+        await this.purge.queuePurge({ userId: user.id, requestedAt }, PURGE_HOLD_MS);
         revoked = await this.sessions.revokeAllForUser(user.id);
       });
     } catch (error) {
