@@ -17,6 +17,7 @@ import {
 import { SecretHasher } from '@vault/server-kit';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config/auth.config';
+import type { SecurityEventDetails } from '../entities/security-event.entity';
 import type { UserEntity } from '../entities/user.entity';
 import { toUserDto } from '../mappers/user.mapper';
 import { AUTH_CONFIG } from '../repositories/connections';
@@ -106,17 +107,8 @@ export class AuthService {
   async login(body: LoginBody, ctx: RpcContext, secondFactor?: SecondFactorProof): Promise<LoginResult> {
     await this.guard.assertIpAllowed(ctx.ip);
     const user = await this.findByIdentifier(body.identifier);
-    const subject = user
-      ? LoginGuardService.accountSubject(user.id)
-      : unknownIdentifierSubject(this.config.serverSecret, body.identifier);
-    const userId = user?.id ?? null;
-
-    const lockedMs = await this.guard.lockRemainingMs(subject, user?.lockedUntil ?? null);
-    if (lockedMs > 0) {
-      await this.guard.recordIpFailure(ctx.ip);
-      await this.events.record('signin_failure', userId, ctx, { reason: 'locked' });
-      throw this.guard.lockedError(lockedMs);
-    }
+    const subject = this.signInSubject(user, body.identifier);
+    await this.refuseIfLocked(user, subject, ctx, 'signin_failure');
 
     const valid = user
       ? await this.hasher.verify(user.authHash, body.authKey)
@@ -138,11 +130,7 @@ export class AuthService {
         warningMessage = backupCodesWarning(checked.remainingBackupCodes);
       }
     }
-    await this.guard.clearFailures(subject);
-    const now = Date.now();
-    await this.users.clearLoginFailures(user.id, new Date(now));
-    await this.events.record('signin_success', user.id, ctx);
-    const session = await this.startSession(user, ctx, now);
+    const session = await this.completeSignIn(user, subject, ctx);
     return warningMessage ? { ...session, body: { ...session.body, warningMessage } } : session;
   }
 
@@ -174,6 +162,44 @@ export class AuthService {
         ? 'bad_key'
         : 'bad_second_factor';
     return this.failSignIn(user, subject, ctx, { event: 'signin_failure', reason, error });
+  }
+
+  /** Whose failures a sign-in counts toward: the account, or (unknown) a keyed hash of the identifier. */
+  signInSubject(user: UserEntity | null, identifier: string): string {
+    return user
+      ? LoginGuardService.accountSubject(user.id)
+      : unknownIdentifierSubject(this.config.serverSecret, identifier);
+  }
+
+  /**
+   * A locked account (or identifier) refuses even the right key: the attempt counts against the
+   * IP, is recorded as `event` with reason 'locked', and answers the lock.
+   */
+  async refuseIfLocked(
+    user: UserEntity | null,
+    subject: string,
+    ctx: RpcContext,
+    event: 'signin_failure' | 'emergency_verification_failed',
+  ): Promise<void> {
+    const lockedMs = await this.guard.lockRemainingMs(subject, user?.lockedUntil ?? null);
+    if (lockedMs <= 0) return;
+    await this.guard.recordIpFailure(ctx.ip);
+    await this.events.record(event, user?.id ?? null, ctx, { reason: 'locked' });
+    throw this.guard.lockedError(lockedMs);
+  }
+
+  /** Every factor passed (login or emergency verification): failures forgotten, a new session. */
+  async completeSignIn(
+    user: UserEntity,
+    subject: string,
+    ctx: RpcContext,
+    details?: SecurityEventDetails,
+  ): Promise<WithRefresh<AuthResponse>> {
+    await this.guard.clearFailures(subject);
+    const now = Date.now();
+    await this.users.clearLoginFailures(user.id, new Date(now));
+    await this.events.record('signin_success', user.id, ctx, details);
+    return this.startSession(user, ctx, now);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   ErrorCode,
   type AuthResponse,
@@ -8,11 +8,7 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import { SecretHasher } from '@vault/server-kit';
-import type { AuthConfig } from '../config/auth.config';
 import type { UserEntity } from '../entities/user.entity';
-import { AUTH_CONFIG } from '../repositories/connections';
-import { UsersRepository } from '../repositories/users.repository';
-import { unknownIdentifierSubject } from './fake-salt';
 import { AuthService } from './auth.service';
 import { normalizePhone } from './identifier';
 import { LoginGuardService } from './login-guard.service';
@@ -30,8 +26,6 @@ import { UnusualActivityService } from './unusual-activity.service';
 @Injectable()
 export class EmergencyService {
   constructor(
-    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
-    private readonly users: UsersRepository,
     private readonly hasher: SecretHasher,
     private readonly auth: AuthService,
     private readonly guard: LoginGuardService,
@@ -45,16 +39,8 @@ export class EmergencyService {
   ): Promise<WithRefresh<AuthResponse | Requires2faResponse>> {
     await this.guard.assertIpAllowed(ctx.ip);
     const user = await this.auth.findByIdentifier(body.identifier);
-    const subject = user
-      ? LoginGuardService.accountSubject(user.id)
-      : unknownIdentifierSubject(this.config.serverSecret, body.identifier);
-
-    const lockedMs = await this.guard.lockRemainingMs(subject, user?.lockedUntil ?? null);
-    if (lockedMs > 0) {
-      await this.guard.recordIpFailure(ctx.ip);
-      await this.events.record('emergency_verification_failed', user?.id ?? null, ctx, { reason: 'locked' });
-      throw this.guard.lockedError(lockedMs);
-    }
+    const subject = this.auth.signInSubject(user, body.identifier);
+    await this.auth.refuseIfLocked(user, subject, ctx, 'emergency_verification_failed');
 
     const keyValid = user
       ? await this.hasher.verify(user.authHash, body.authKey)
@@ -74,11 +60,7 @@ export class EmergencyService {
       await this.unusual.rememberDevice(user.id, ctx);
       return { body: { requires2FA: true } };
     }
-    await this.guard.clearFailures(subject);
-    const now = Date.now();
-    await this.users.clearLoginFailures(user.id, new Date(now));
-    await this.events.record('signin_success', user.id, ctx, { via: 'emergency_verification' });
-    return this.auth.startSession(user, ctx, now);
+    return this.auth.completeSignIn(user, subject, ctx, { via: 'emergency_verification' });
   }
 
   private fail(user: UserEntity | null, subject: string, ctx: RpcContext, keyValid: boolean): Promise<never> {
