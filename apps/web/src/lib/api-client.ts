@@ -1,3 +1,4 @@
+import { ErrorCode } from '@vault/contracts';
 import { API_MESSAGES, ApiError } from './api-error';
 
 export { API_MESSAGES, ApiError, isApiError, messageOf } from './api-error';
@@ -66,7 +67,10 @@ const CREDENTIAL_PATHS = new Set([
 ]);
 
 /** 401 codes the gateway gives for a missing, expired or ended session (apps/gateway/src/auth). */
-const SESSION_ERROR_CODES: ReadonlySet<string> = new Set(['UNAUTHENTICATED', 'SESSION_REVOKED']);
+const SESSION_ERROR_CODES: ReadonlySet<string> = new Set<string>([
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.SESSION_REVOKED,
+]);
 
 export function isCredentialPath(path: string): boolean {
   return CREDENTIAL_PATHS.has(path.split('?')[0] ?? path);

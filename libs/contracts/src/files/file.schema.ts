@@ -96,7 +96,7 @@ export type CloudinaryUploadUrlResponse = z.output<typeof cloudinaryUploadUrlRes
  * /api/auth/settings); the SHA-256 of the file's plaintext, passed to the scan job and kept
  * nowhere else.
  */
-export const plaintextSha256Schema = z
+const plaintextSha256Schema = z
   .string()
   .regex(/^[0-9a-f]{64}$/, 'plaintextSha256 must be 64 lowercase hex characters');
 export const completeUploadBodySchema = strictBody({
