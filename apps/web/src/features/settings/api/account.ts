@@ -1,10 +1,14 @@
-import { sessionListResponseSchema, type SessionDto } from '@vault/contracts';
+import {
+  accountSettingsSchema,
+  sessionListResponseSchema,
+  type AccountSettings,
+  type SessionDto,
+} from '@vault/contracts';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { parseResponse } from '../../../lib/parse-response';
 import { useQuery } from '../../../lib/query';
 import type { ChangedPasswordMaterial } from '../../../workers/crypto-service';
-import { accountSettingsSchema, type AccountSettings } from './schemas';
 
 /** POST /api/auth/change-password → 204; the server signs out every other session. */
 export async function changePassword(api: ApiClient, body: ChangedPasswordMaterial): Promise<void> {

@@ -1,12 +1,12 @@
+import { securityQuestionsResponseSchema } from '@vault/contracts';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { parseResponse } from '../../../lib/parse-response';
 import { useQuery } from '../../../lib/query';
-import { securityQuestionsSchema } from './schemas';
 
 /** GET /api/auth/security-questions → {questions: [3 × string]} or {questions: []} when none are set. */
 export async function getSecurityQuestions(api: ApiClient): Promise<string[]> {
-  return parseResponse(securityQuestionsSchema, await api.get('/auth/security-questions')).questions;
+  return parseResponse(securityQuestionsResponseSchema, await api.get('/auth/security-questions')).questions;
 }
 
 /**
