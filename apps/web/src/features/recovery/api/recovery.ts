@@ -19,8 +19,6 @@ import { parseResponse } from '../../../lib/parse-response';
  * password's derived material; never a recovery key, an answer or a password.
  */
 
-export type RecoveryVerified = RecoveryVerifiedResponse;
-export type RecoveryKeyVerified = RecoveryKeyVerifiedResponse;
 export type RecoveryQuestions = RecoveryQuestionsResponse;
 
 /** POST /api/auth/recovery/email-code {email} → {message} (the same text whether or not the account exists). */
@@ -33,7 +31,7 @@ export async function sendRecoveryCode(api: ApiClient, email: string): Promise<s
 export async function verifyRecoveryCode(
   api: ApiClient,
   body: { email: string; code: string },
-): Promise<RecoveryVerified> {
+): Promise<RecoveryVerifiedResponse> {
   return parseResponse(recoveryVerifiedResponseSchema, await api.post('/auth/recovery/verify-email', body));
 }
 
@@ -49,7 +47,7 @@ export async function getRecoveryQuestions(api: ApiClient, email: string): Promi
 export async function verifyRecoveryAnswers(
   api: ApiClient,
   body: { email: string; answersAuth: string },
-): Promise<RecoveryVerified> {
+): Promise<RecoveryVerifiedResponse> {
   return parseResponse(
     recoveryVerifiedResponseSchema,
     await api.post('/auth/recovery/verify-questions', body),
@@ -60,7 +58,7 @@ export async function verifyRecoveryAnswers(
 export async function verifyRecoveryKey(
   api: ApiClient,
   body: { email: string; recoveryAuth: string },
-): Promise<RecoveryKeyVerified> {
+): Promise<RecoveryKeyVerifiedResponse> {
   return parseResponse(recoveryKeyVerifiedResponseSchema, await api.post('/auth/recovery/verify-key', body));
 }
 
