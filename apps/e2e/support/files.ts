@@ -67,12 +67,22 @@ export function absoluteUrl(url: string): string {
   return new URL(url, e2eEnv().baseUrl).toString();
 }
 
-export async function putBytes(url: string, bytes: Uint8Array): Promise<Response> {
+/** PUT of `bytes` to an upload URL; `headers` add to (or override) the octet-stream content type. */
+export async function putBytes(
+  url: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(absoluteUrl(url), {
     method: 'PUT',
     body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
-    headers: { 'content-type': 'application/octet-stream' },
+    headers: { 'content-type': 'application/octet-stream', ...headers },
   });
+}
+
+export interface UploadOptions {
+  /** Sent with upload-complete: the plaintext's fingerprint, for the malware-fingerprint check. */
+  plaintextSha256?: string;
 }
 
 /** upload-url → PUT → upload-complete; the file as the API lists it. */
@@ -81,6 +91,7 @@ export async function uploadFile(
   plaintext: Uint8Array,
   meta: FileMetadataPlaintext,
   storageType: StorageType = 'local',
+  options: UploadOptions = {},
 ): Promise<{ sealed: SealedFile; file: FileDto }> {
   const sealed = await sealFile(account, plaintext, meta, storageType);
   const started = assertStatus(
@@ -91,7 +102,10 @@ export async function uploadFile(
   const put = await putBytes(started.body.uploadUrl, sealed.ciphertext);
   if (put.status >= 300) throw new Error(`PUT ${put.status}: ${await put.text()}`);
   const done = assertStatus(
-    await account.client.post<FileResponse>('/api/files/upload-complete', { fileId: sealed.body.fileId }),
+    await account.client.post<FileResponse>('/api/files/upload-complete', {
+      fileId: sealed.body.fileId,
+      ...(options.plaintextSha256 ? { plaintextSha256: options.plaintextSha256 } : {}),
+    }),
     200,
     'upload-complete',
   );
