@@ -11,11 +11,8 @@ import type {
   FileListResponse,
   LegacyKeysResponse,
   NoteListResponse,
-  RecoveryMessageResponse,
-  RecoveryVerifiedResponse,
 } from '@vault/contracts';
 import {
-  createAccount,
   decryptFileMetadata,
   decryptNote,
   importVaultKey,
@@ -26,14 +23,13 @@ import {
   unlockVault,
   unwrapVaultKeyRaw,
 } from '@vault/crypto';
-import { FAST_KDF, signUp, type TestAccount } from '../support/accounts';
+import { signUp, type TestAccount } from '../support/accounts';
 import { expectError } from '../support/expect';
 import { downloadFile, uploadFile } from '../support/files';
 import { ApiClient, assertStatus } from '../support/http';
-import { recoveryCodeFor } from '../support/mail';
 import { createNote } from '../support/notes';
+import { mailCode, newVaultKeyBody, RECOVERY as R, verifyEmail } from '../support/recovery';
 
-const R = '/api/auth/recovery';
 const KEPT = { title: 'Kept note', content: 'written before the reset', tags: ['old'] };
 const BINNED = { title: 'Binned note', content: 'in the trash at the reset', tags: [] };
 const FILE_META = { name: 'before.txt', mimeType: 'text/plain', tags: ['old'] };
@@ -41,42 +37,25 @@ const BINNED_FILE_META = { name: 'binned.bin', mimeType: 'application/zip', tags
 
 /** E-mail code → bypass token → reset with a new vault key: the new browser and its vault key. */
 async function resetWithoutRecoveryKey(account: TestAccount) {
-  const anon = new ApiClient('legacy-reset');
   const email = account.identity.email;
-  assertStatus(
-    await anon.post<RecoveryMessageResponse>(`${R}/email-code`, { email }, { token: null }),
-    200,
-    'email-code',
-  );
-  const code = await recoveryCodeFor(email);
-  const verified = assertStatus(
-    await anon.post<RecoveryVerifiedResponse>(`${R}/verify-email`, { email, code }, { token: null }),
-    200,
-    'verify-email',
-  );
+  const verified = assertStatus(await verifyEmail(email, await mailCode(email)), 200, 'verify-email');
   const password = `Reset-${randomBytes(4).join('')}-Aa1`;
-  const fresh = await createAccount(password, { kdfParams: FAST_KDF });
+  const body = await newVaultKeyBody(verified.body.bypassToken, password);
   const browser = new ApiClient('legacy-after-reset');
   const reset = assertStatus(
-    await browser.post<AuthResponse>(
-      `${R}/reset`,
-      {
-        bypassToken: verified.body.bypassToken,
-        authKey: fresh.authKey,
-        salt: fresh.salt,
-        kdfParams: fresh.kdfParams,
-        wrappedVaultKey: fresh.wrappedVaultKey,
-        newVaultKey: true,
-      },
-      { token: null },
-    ),
+    await browser.post<AuthResponse>(`${R}/reset`, body, { token: null }),
     200,
     'reset',
   );
   browser.access = reset.body.access;
-  const { vaultKey } = await unlockVault(password, fresh);
+  const { vaultKey } = await unlockVault(password, body);
   // The account as the device now holds it: new authKey and vault key, the new session.
-  const after: TestAccount = { ...account, client: browser, keys: { ...fresh, vaultKey } };
+  const { authKey, salt, kdfParams, wrappedVaultKey } = body;
+  const after: TestAccount = {
+    ...account,
+    client: browser,
+    keys: { authKey, salt, kdfParams, wrappedVaultKey, vaultKey },
+  };
   return { after, browser, vaultKey };
 }
 

@@ -29,13 +29,13 @@ import { generate } from 'otplib';
 import { FAST_KDF, newIdentity, signIn, signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv } from '../support/env';
 import { expectError, expectRefreshCookie, meStatus, UUID_V4 } from '../support/expect';
-import { ApiClient, assertStatus, type ApiResponse } from '../support/http';
+import { ApiClient } from '../support/http';
 import { readLogs, settleLogs } from '../support/logs';
-import { mailsTo, recoveryCodeFor } from '../support/mail';
+import { mailsTo } from '../support/mail';
 import { createNote } from '../support/notes';
+import { mailCode, newVaultKeyBody, RECOVERY as R, verifyEmail, type Secret } from '../support/recovery';
 import { dumpDatabase, dumpRedis } from '../support/stores';
 
-const R = '/api/auth/recovery';
 const VERIFIED = 'Verification successful. You have 10 minutes to set a new password.';
 const NOTE = {
   title: 'Written before the reset',
@@ -44,7 +44,7 @@ const NOTE = {
 };
 
 /** Secrets the tests typed or received; none may be found at rest in clear. */
-const secrets: Array<{ what: string; value: string }> = [];
+const secrets: Secret[] = [];
 
 function env() {
   const e = e2eEnv();
@@ -70,31 +70,6 @@ const bypassKey = (token: string) => `recovery:bypass:${createHash('sha256').upd
 
 function anon(name: string): ApiClient {
   return new ApiClient(name);
-}
-
-async function mailCode(email: string, index = 0): Promise<string> {
-  const res = await anon('mail').post<RecoveryMessageResponse>(`${R}/email-code`, { email }, { token: null });
-  assertStatus(res, 200, 'email-code');
-  const code = await recoveryCodeFor(email, index);
-  secrets.push({ what: 'e-mail code', value: code });
-  return code;
-}
-
-async function verifyEmail(email: string, code: string): Promise<ApiResponse<RecoveryVerifiedResponse>> {
-  return anon('verify').post<RecoveryVerifiedResponse>(`${R}/verify-email`, { email, code }, { token: null });
-}
-
-/** The client side of a reset that makes a new vault key (e-mail or questions recovery). */
-async function newVaultKeyBody(bypassToken: string, password: string) {
-  const fresh = await createAccount(password, { kdfParams: FAST_KDF });
-  return {
-    bypassToken,
-    authKey: fresh.authKey,
-    salt: fresh.salt,
-    kdfParams: fresh.kdfParams,
-    wrappedVaultKey: fresh.wrappedVaultKey,
-    newVaultKey: true,
-  };
 }
 
 async function setUpRecoveryKey(account: TestAccount): Promise<{ text: string; recoveryAuth: string }> {
@@ -124,7 +99,7 @@ describe('account recovery (api)', () => {
     it('mails a code; the code buys a bypass token; a reset with a new vault key keeps the old one as a legacy key', async () => {
       const account = await signUp();
       const { note } = await createNote(account, NOTE);
-      const code = await mailCode(account.identity.email);
+      const code = await mailCode(account.identity.email, 0, secrets);
       const [mail] = await mailsTo(account.identity.email);
       expect(mail).toMatch(/^Subject: Your Vault recovery code$/m);
       expect(mail).toContain('expires in 15 minutes');
@@ -188,7 +163,10 @@ describe('account recovery (api)', () => {
 
     it('a bypass token works once, and not after its 10 minutes', async () => {
       const account = await signUp();
-      const first = await verifyEmail(account.identity.email, await mailCode(account.identity.email));
+      const first = await verifyEmail(
+        account.identity.email,
+        await mailCode(account.identity.email, 0, secrets),
+      );
       const token = first.body.bypassToken;
       const body = await newVaultKeyBody(token, `Once-${Date.now()}-Aa1`);
       expect((await anon('a').post(`${R}/reset`, body)).status).toBe(200);
@@ -196,7 +174,10 @@ describe('account recovery (api)', () => {
       expect(again.status).toBe(401);
       expect(again.body).toMatchObject({ code: 'BYPASS_TOKEN_INVALID' });
 
-      const second = await verifyEmail(account.identity.email, await mailCode(account.identity.email, 1));
+      const second = await verifyEmail(
+        account.identity.email,
+        await mailCode(account.identity.email, 1, secrets),
+      );
       await expireNow(bypassKey(second.body.bypassToken));
       const late = await anon('c').post(
         `${R}/reset`,
@@ -209,11 +190,11 @@ describe('account recovery (api)', () => {
     it('a code expires, and dies after 5 wrong tries', async () => {
       const account = await signUp();
       const email = account.identity.email;
-      const expired = await mailCode(email);
+      const expired = await mailCode(email, 0, secrets);
       await expireNow(`recovery:code:${account.user.id}`);
       expectError(await verifyEmail(email, expired), 400, 'Invalid recovery code');
 
-      const code = await mailCode(email, 1);
+      const code = await mailCode(email, 1, secrets);
       const wrong = code === '999999' ? '999998' : '999999';
       for (let i = 0; i < 5; i += 1)
         expectError(await verifyEmail(email, wrong), 400, 'Invalid recovery code');
@@ -332,7 +313,10 @@ describe('account recovery (api)', () => {
         (await account.client.post('/api/auth/2fa/verify', { code: await totp(secret, -1) })).status,
       ).toBe(200);
 
-      const verified = await verifyEmail(account.identity.email, await mailCode(account.identity.email));
+      const verified = await verifyEmail(
+        account.identity.email,
+        await mailCode(account.identity.email, 0, secrets),
+      );
       const body = await newVaultKeyBody(verified.body.bypassToken, `Totp-${Date.now()}-Aa1`);
       expectError(await anon('2fa').post(`${R}/reset`, body), 401, 'Invalid verification code');
       expectError(
