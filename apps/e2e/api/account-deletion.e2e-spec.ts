@@ -13,7 +13,6 @@ import {
   type DownloadUrlResponse,
   type FileDto,
 } from '@vault/contracts';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { login, signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv, sleep } from '../support/env';
@@ -21,23 +20,21 @@ import { expectError, meStatus } from '../support/expect';
 import { absoluteUrl, putBytes, sealFile, uploadFile } from '../support/files';
 import { ApiClient, assertStatus, isCookieCleared } from '../support/http';
 import { createNote } from '../support/notes';
+import { dumpRedis } from '../support/stores';
 
 const env = e2eEnv();
 const DELETE = '/api/auth/account';
 
 describe('DELETE /api/auth/account', () => {
   let pg: Client;
-  let redis: Redis;
 
   beforeAll(async () => {
     pg = new Client({ connectionString: env.databaseUrl });
     await pg.connect();
-    redis = new Redis(env.redisUrl ?? '', { maxRetriesPerRequest: 2 });
   });
 
   afterAll(async () => {
     await pg?.end();
-    redis?.disconnect();
   });
 
   const count = async (sql: string, id: string): Promise<number> =>
@@ -63,27 +60,12 @@ describe('DELETE /api/auth/account', () => {
   /** Redis keys (outside the job queues and rate-limit counters) whose name or value names the user. */
   async function redisKeysNaming(id: string): Promise<string[]> {
     const prefix = env.redisPrefix ?? '';
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      for (const key of keys) {
-        // Job queues hold the purge jobs themselves; rl: are the gateway's short rate-limit counters.
-        if (key.startsWith(`${prefix}bull:`) || key.startsWith(`${prefix}rl:`)) continue;
-        const type = await redis.type(key);
-        const value =
-          type === 'hash'
-            ? JSON.stringify(await redis.hgetall(key))
-            : type === 'set'
-              ? JSON.stringify(await redis.smembers(key))
-              : type === 'string'
-                ? ((await redis.get(key)) ?? '')
-                : '';
-        if (key.includes(id) || value.includes(id)) found.push(key);
-      }
-    } while (cursor !== '0');
-    return found;
+    // Job queues hold the purge jobs themselves; rl: are the gateway's short rate-limit counters.
+    const outsideQueues = (key: string) =>
+      !key.startsWith(`${prefix}bull:`) && !key.startsWith(`${prefix}rl:`);
+    const stored = await dumpRedis(env.redisUrl ?? '', prefix, outsideQueues);
+    // A text is the key's name and its value; its name is `redis:<key>`.
+    return stored.filter((s) => s.content.includes(id)).map((s) => s.name.slice('redis:'.length));
   }
 
   /** A user with two notes (one in the trash), local and S3 files (one in the trash), a pending upload and two sessions. */

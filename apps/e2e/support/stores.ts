@@ -62,8 +62,12 @@ async function redisValue(redis: Redis, key: string): Promise<string> {
   }
 }
 
-/** One text per key under `prefix`: the key's name and its value. */
-export async function dumpRedis(redisUrl: string, prefix: string): Promise<StoredText[]> {
+/** One text per key under `prefix` (of those `keep` accepts; it sees the full key): the key's name and its value. */
+export async function dumpRedis(
+  redisUrl: string,
+  prefix: string,
+  keep: (key: string) => boolean = () => true,
+): Promise<StoredText[]> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
   try {
@@ -72,7 +76,7 @@ export async function dumpRedis(redisUrl: string, prefix: string): Promise<Store
     do {
       const [next, batch] = await redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 1000);
       cursor = next;
-      for (const key of batch) keys.add(key);
+      for (const key of batch) if (keep(key)) keys.add(key);
     } while (cursor !== '0');
     const out: StoredText[] = [];
     for (const key of [...keys].sort()) {
