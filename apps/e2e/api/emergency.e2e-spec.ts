@@ -7,11 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthResponse } from '@vault/contracts';
 import { login, signUp, type TestAccount } from '../support/accounts';
+import { STACK } from '../support/env';
 import { expectError, expectRefreshCookie, meStatus } from '../support/expect';
 import { ApiClient } from '../support/http';
 
-/** The stack runs the defaults: 3 failures in 15 minutes (apps/auth README "Emergency verification"). */
-const FAILURES_THAT_COUNT = 3;
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
 const VERIFY = '/api/auth/verify-emergency';
 const MESSAGE = 'Unusual activity detected. Please verify your identity with additional information.';
@@ -19,7 +18,10 @@ const MESSAGE = 'Unusual activity detected. Please verify your identity with add
 describe('emergency verification', () => {
   const wrongKey = () => randomBytes(32).toString('hex');
 
-  async function failedSignIns(account: TestAccount, n = FAILURES_THAT_COUNT): Promise<void> {
+  async function failedSignIns(
+    account: TestAccount,
+    n: number = STACK.emergencyFailedAttempts,
+  ): Promise<void> {
     const client = new ApiClient('guesser', { userAgent: FIREFOX_WINDOWS });
     for (let i = 0; i < n; i += 1) {
       expectError(await login(client, account.identity.username, wrongKey()), 401, 'Invalid credentials');
@@ -87,7 +89,7 @@ describe('emergency verification', () => {
 
   it('does not challenge a device the account already knows', async () => {
     const account = await signUp(); // signed up with the e2e client's User-Agent family
-    await failedSignIns(account, FAILURES_THAT_COUNT + 1);
+    await failedSignIns(account, STACK.emergencyFailedAttempts + 1);
     const res = await login(new ApiClient('same-family'), account.identity.username, account.keys.authKey);
     expect(res.status).toBe(200);
   });
