@@ -1,4 +1,4 @@
-/* global window, document, Window */
+/* global document */
 // The File Vault in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
 // sign up, upload a PNG, a PDF and a text file at once with tags (a video is refused: the File
 // Vault does not accept video), search and the tag filter, preview (image zoom/rotate, PDF, text)
@@ -22,6 +22,7 @@ import {
   signUp,
   specSetup,
   testAccount,
+  withoutSaveFilePicker,
 } from './support.mjs';
 
 const { DATABASE_URL, STORAGE_LOCAL_ROOT } = process.env;
@@ -190,17 +191,8 @@ try {
     problems,
     base: BASE,
     acceptDownloads: true,
-    // Headless Chromium has no save-file picker UI: the app's other path (the plaintext collected
-    // in memory, saved as a Blob link: a `download` event here) is the one taken, as in Firefox
-    // and Safari.
-    initScript: () => {
-      try {
-        delete Window.prototype.showSaveFilePicker;
-        delete window.showSaveFilePicker;
-      } catch {
-        /* not present */
-      }
-    },
+    // Downloads take the app's Blob path (a `download` event here), as in Firefox and Safari.
+    initScript: withoutSaveFilePicker,
   });
   const downloads = [];
   page.on('download', (d) => downloads.push(d));

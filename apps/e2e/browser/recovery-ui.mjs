@@ -1,4 +1,4 @@
-/* global window, Window */
+/* global window */
 // Account recovery in headless Chromium against a running stack (scripts/browser-e2e.mjs starts one):
 // the recovery kit after sign-up, then every way back in through /recovery:
 //   - recovery key: the vault key comes back, the old note is readable at once;
@@ -12,9 +12,23 @@
 //   BASE_URL=http://127.0.0.1:8080 MAIL_DIR=.data/mail node apps/e2e/browser/recovery-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium, newWatchedPage, specSetup } from './support.mjs';
+import {
+  createNote,
+  cspViolations,
+  fillSignUp,
+  launchChromium,
+  listFiles,
+  newWatchedPage,
+  passRecoveryKit,
+  reportProblems,
+  settleLogs,
+  specSetup,
+  submitSignIn,
+  testAccount,
+  withoutSaveFilePicker,
+} from './support.mjs';
 
 const { base: BASE, problems, step, shot } = specSetup({ out: '.data/recovery-ui-shots' });
 const MAIL_DIR = process.env.MAIL_DIR ?? join(process.env.VAULT_DATA_DIR ?? '.data', 'mail');
@@ -26,13 +40,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
-  return {
-    username: `rec_${tag}_${suffix}`,
-    email: `rec_${tag}_${suffix}@example.org`,
-    phone: '+1 555 0100',
-    password: `Old-${tag}-${suffix}-Pass1`,
-    newPassword: `New-${tag}-${suffix}-Pass2`,
-  };
+  return { ...testAccount('rec', `${tag}_${suffix}`), newPassword: `New-${tag}-${suffix}-Pass2` };
 }
 
 const browser = await launchChromium();
@@ -45,29 +53,17 @@ async function newPage(label) {
     problems,
     base: BASE,
     acceptDownloads: true,
-    // Headless Chromium offers the save picker, which a test cannot answer: downloads then take
-    // the Blob path, which Playwright sees as a download (as files-ui.mjs does).
-    initScript: () => {
-      try {
-        delete Window.prototype.showSaveFilePicker;
-        delete window.showSaveFilePicker;
-      } catch {
-        /* not present */
-      }
-    },
+    // Downloads take the app's Blob path, which Playwright sees as a download (as in files-ui.mjs).
+    initScript: withoutSaveFilePicker,
   });
   contexts.push(context);
   return page;
 }
 
 /** Sign-up; answers the recovery key the kit shows (and checks the downloaded kit holds it). */
-async function signUp(page, acct) {
+async function signUpWithKit(page, acct) {
   await page.goto(`${BASE}/register`);
-  await page.getByLabel('Username', { exact: true }).fill(acct.username);
-  await page.getByLabel('Email', { exact: true }).fill(acct.email);
-  await page.getByLabel('Phone number', { exact: true }).fill(acct.phone);
-  await page.getByLabel('Password', { exact: true }).fill(acct.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(acct.password);
+  await fillSignUp(page, acct);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor({ timeout: 30_000 });
   const key = (await page.getByLabel('Recovery key').innerText()).trim();
@@ -79,19 +75,8 @@ async function signUp(page, acct) {
   assert.equal(download.suggestedFilename(), 'vault-recovery-kit.txt');
   const kit = readFileSync(await download.path(), 'utf8');
   assert.ok(kit.includes(key) && kit.includes(`Account email: ${acct.email}`), 'the kit holds the key');
-  await page.getByRole('button', { name: 'I have saved it' }).click();
-  await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
+  await passRecoveryKit(page);
   return key;
-}
-
-async function createNote(page, title, content) {
-  await page.getByRole('button', { name: 'New Note' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title', { exact: true }).fill(title);
-  await dialog.getByLabel('Content', { exact: true }).fill(content);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: title, exact: true }).waitFor();
 }
 
 /** Opens a note and checks its content reads back. */
@@ -213,9 +198,7 @@ async function recoveryCode(email) {
 async function signInFresh(acct, label) {
   const page = await newPage(label);
   await page.goto(`${BASE}/login`);
-  await page.getByLabel('Username, email or phone', { exact: true }).fill(acct.email);
-  await page.getByLabel('Password', { exact: true }).fill(acct.newPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, acct.email, acct.newPassword);
   await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
   return page;
 }
@@ -224,9 +207,9 @@ try {
   step('recovery key: sign up with the kit, a note, then recover with the key');
   const a = freshAccount('key');
   const aPage = await newPage('key-owner');
-  const key = await signUp(aPage, a);
+  const key = await signUpWithKit(aPage, a);
   secrets.push(a.password, a.newPassword, key, key.replace(/-/g, ''));
-  await createNote(aPage, 'Kept by the key', 'still readable after recovery');
+  await createNote(aPage, { title: 'Kept by the key', content: 'still readable after recovery' });
   const aRec = await newPage('key-recovery');
   await startRecovery(aRec, a, 'Recovery Key');
   await aRec.getByLabel('Recovery key', { exact: true }).fill('AAAA-'.repeat(12) + 'AAAA');
@@ -245,9 +228,12 @@ try {
   step('e-mail code: a new vault key; the old note and file are locked until the old password unlocks them');
   const b = freshAccount('mail');
   const bPage = await newPage('mail-owner');
-  await signUp(bPage, b);
+  await signUpWithKit(bPage, b);
   secrets.push(b.password, b.newPassword);
-  await createNote(bPage, 'Sealed before the reset', 'the old password brings this back');
+  await createNote(bPage, {
+    title: 'Sealed before the reset',
+    content: 'the old password brings this back',
+  });
   const oldFile = {
     name: `before-reset-${randomBytes(3).toString('hex')}.txt`,
     mimeType: 'text/plain',
@@ -296,7 +282,7 @@ try {
   step('security questions: set up in Settings, then recover with the answers');
   const c = freshAccount('questions');
   const cPage = await newPage('questions-owner');
-  await signUp(cPage, c);
+  await signUpWithKit(cPage, c);
   secrets.push(c.password, c.newPassword);
   await cPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await cPage.getByRole('tab', { name: 'Security' }).click();
@@ -330,7 +316,7 @@ try {
 
   for (const ctx of contexts) {
     for (const p of ctx.pages()) {
-      const csp = await p.evaluate(() => window.__csp).catch(() => []);
+      const csp = await cspViolations(p).catch(() => []);
       if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
     }
   }
@@ -338,22 +324,13 @@ try {
   await browser.close();
 }
 
-/** Every file under `dir`, recursively. */
-function filesUnder(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
 if (process.env.LOG_DIR) {
   step('no password, recovery key or answer in any service log');
-  for (const file of filesUnder(process.env.LOG_DIR)) {
+  // The services' last lines may still be on their way to the files.
+  await settleLogs(BASE, process.env.LOG_DIR);
+  for (const file of listFiles(process.env.LOG_DIR)) {
     const text = readFileSync(file, 'utf8');
     for (const secret of secrets) if (text.includes(secret)) problems.push(`${file} contains a secret`);
   }
 }
-if (problems.length) {
-  console.log('PROBLEMS:\n' + problems.join('\n'));
-  process.exitCode = 1;
-} else console.log('OK, no problems');
+reportProblems(problems);

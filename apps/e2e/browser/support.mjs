@@ -1,9 +1,11 @@
-/* global window, document */
+/* global window, document, Window */
 // What the browser specs (apps/e2e/browser/*.mjs) share: the headless Chromium they drive, the
 // watchers that turn a CSP violation, a console or page error or a third-party request into a
-// problem, screenshots, step logging, and sign-up / sign-in through the app's own screens. Each
-// spec keeps its own base URL, problems array and accounts and passes them in.
-import { mkdirSync } from 'node:fs';
+// problem, screenshots, step logging, sign-up / sign-in through the app's own screens, and reading
+// the services' logs once they are written out. Each spec keeps its own base URL, problems array
+// and accounts and passes them in.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -139,6 +141,21 @@ export async function newWatchedPage(
 }
 
 /**
+ * An initScript for newWatchedPage: headless Chromium offers the File System Access save picker,
+ * which a test cannot answer. Without it the app takes its other path (the plaintext collected in
+ * memory, saved through a Blob link, as in Firefox and Safari), which Playwright sees as a
+ * `download` event.
+ */
+export function withoutSaveFilePicker() {
+  try {
+    delete Window.prototype.showSaveFilePicker;
+    delete window.showSaveFilePicker;
+  } catch {
+    /* not present */
+  }
+}
+
+/**
  * A new account's sign-up fields: `<prefix>_<id>` as the username and the e-mail's name, and a
  * password that passes the sign-up rules (`Prefix-<id>-Pass1`). `id` keeps accounts of runs apart.
  */
@@ -206,4 +223,42 @@ export function reportProblems(problems) {
     console.log('PROBLEMS:\n' + problems.join('\n'));
     process.exitCode = 1;
   } else console.log('OK, no problems');
+}
+
+/** Every file under `dir`, recursively, sorted. */
+export function listFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(path));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out.sort();
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the services have written out what they logged into `logDir` (pino writes
+ * asynchronously, so a scan right after the browser closes can miss the last lines): sends the
+ * gateway at `base` a request whose id it logs, waits for that id in a log file, then for the
+ * folder to stop growing for a second. Returns the id, for a control that the scan sees it.
+ */
+export async function settleLogs(base, logDir) {
+  const barrier = `e2e-log-barrier-${randomBytes(8).toString('hex')}`;
+  await fetch(`${base}/api/health`, { headers: { 'x-request-id': barrier } });
+  const until = Date.now() + 15_000;
+  while (!listFiles(logDir).some((path) => readFileSync(path, 'utf8').includes(barrier))) {
+    if (Date.now() > until) throw new Error('the log barrier never reached the log folder');
+    await sleep(200);
+  }
+  const size = () => listFiles(logDir).reduce((sum, path) => sum + statSync(path).size, 0);
+  let last = size();
+  let stableSince = Date.now();
+  while (Date.now() - stableSince < 1000 && Date.now() < until + 15_000) {
+    await sleep(100);
+    const now = size();
+    if (now !== last) [last, stableSince] = [now, Date.now()];
+  }
+  return barrier;
 }

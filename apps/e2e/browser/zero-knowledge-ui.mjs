@@ -13,11 +13,20 @@
 //   BASE_URL=… DATABASE_URL=… REDIS_URL=… REDIS_PREFIX=… LOG_DIR=… node apps/e2e/browser/zero-knowledge-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { createNote, launchChromium, signUp, specSetup, submitSignIn, watch } from './support.mjs';
+import {
+  createNote,
+  launchChromium,
+  listFiles,
+  settleLogs,
+  signUp,
+  specSetup,
+  submitSignIn,
+  watch,
+} from './support.mjs';
 
 const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, REDIS_URL, REDIS_PREFIX, LOG_DIR }))
@@ -291,41 +300,11 @@ async function dumpRedis() {
   }
 }
 
-function listFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(path));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out.sort();
-}
 const readLogs = () =>
   listFiles(LOG_DIR).map((path) => ({
     name: `log:${relative(LOG_DIR, path)}`,
     content: readFileSync(path, 'utf8'),
   }));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Sends a request whose id the gateway logs, waits for it in the logs, then for the logs to stop growing. */
-async function settleLogs() {
-  const barrier = `zk-ui-barrier-${hex()}`;
-  await fetch(`${BASE}/api/health`, { headers: { 'x-request-id': barrier } });
-  const until = Date.now() + 15_000;
-  while (!readLogs().some((f) => f.content.includes(barrier))) {
-    if (Date.now() > until) throw new Error('the log barrier never reached the log folder');
-    await sleep(200);
-  }
-  const size = () => listFiles(LOG_DIR).reduce((sum, p) => sum + statSync(p).size, 0);
-  let last = size();
-  let stableSince = Date.now();
-  while (Date.now() - stableSince < 1000 && Date.now() < until + 15_000) {
-    await sleep(100);
-    const now = size();
-    if (now !== last) [last, stableSince] = [now, Date.now()];
-  }
-  return barrier;
-}
 
 /** Every place (text name) where `value` occurs, case-insensitive. */
 function where(texts, value) {
@@ -334,7 +313,7 @@ function where(texts, value) {
 }
 
 step('search the database, Redis and the logs');
-const barrier = await settleLogs();
+const barrier = await settleLogs(BASE, LOG_DIR);
 const db = await dumpDatabase();
 const redisTexts = await dumpRedis();
 const logs = readLogs();
