@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
 /** Flags for a quiet headless Chromium in a container: no sandbox, no GPU, no background traffic. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
@@ -30,26 +30,26 @@ export function launchChromium() {
 }
 
 /** BASE_URL (scripts/browser-e2e.mjs sets it) without a trailing slash. */
-export function baseUrl() {
+function baseUrl() {
   return (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 }
 
 /** OUT_DIR (or the spec's default) as an absolute path, created: where screenshots and downloads go. */
-export function outDir(fallback) {
+function outDir(fallback) {
   const dir = resolve(process.env.OUT_DIR ?? fallback);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
 
 /** `step(name)` logs a bullet; with `started` (ms), each bullet carries the seconds since then. */
-export function stepLogger(started) {
+function stepLogger(started) {
   return started === undefined
     ? (name) => console.log(`• ${name}`)
     : (name) => console.log(`• ${((Date.now() - started) / 1000).toFixed(1)} s: ${name}`);
 }
 
 /** `shot(page, name, fullPage = true)` saves `<dir>/<prefix><name>.png` and logs its path. */
-export function screenshotter(dir, prefix = '') {
+function screenshotter(dir, prefix = '') {
   return async (page, name, fullPage = true) => {
     const file = join(dir, `${prefix}${name}.png`);
     await page.screenshot({ path: file, fullPage });
@@ -77,7 +77,7 @@ export function specSetup({ out, shotPrefix = '', started }) {
  * Records every CSP violation of the context's pages in `window.__csp` (read back with
  * cspViolations): a blocked resource may never reach the console.
  */
-export async function recordCsp(context) {
+async function recordCsp(context) {
   await context.addInitScript(() => {
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) =>
