@@ -13,14 +13,17 @@
 // level of each phase, for each file size (memory should stay flat as the file grows).
 //
 //   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 3]
-//     [--chromium /usr/bin/chromium] [--json out.json]
+//     [--chromium /usr/bin/chromium] [--json out.json] [--threads 1]
+//
+// --threads 1 also prints, for each phase, the core-seconds of every busy thread on the machine
+// (bench/lib/threads.mjs): which of the browser's threads and which service spent them.
 //
 // Downloads: Chromium has the File System Access API, so the app streams the plaintext to a file the
 // user picks (showSaveFilePicker). Headless Chromium cannot show the picker, so the page's picker
 // answers with a file in the origin-private file system (on disk: the profile is persistent, as in
 // apps/web/bench/files-upload.bench.mjs) and the app's own streaming path runs as it does for a user.
 // The upload timer starts at the click on Upload (sealing the metadata, upload-url, sealing the
-// content while its 8 MiB parts are PUT, and upload-complete count); the download timer starts when the app's download-url answer arrives (the password's KDF is
+// content while its 16 MiB parts are PUT, and upload-complete count); the download timer starts when the app's download-url answer arrives (the password's KDF is
 // not part of the transfer: the baseline derives nothing either) and stops when the file is complete.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { parseFlags } from './lib/flags.mjs';
+import { threadDelta, threadTicks } from './lib/threads.mjs';
 
 let vc;
 try {
@@ -64,6 +68,7 @@ function parseArgs(argv) {
     runs: 3,
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     json: undefined,
+    threads: false,
   };
   const sizes = (v) => v.split(',').map((x) => Number(x.trim()));
   parseFlags(argv, opts, {
@@ -72,6 +77,7 @@ function parseArgs(argv) {
     '--runs': ['runs', Number],
     '--chromium': ['chromium', String],
     '--json': ['json', String],
+    '--threads': ['threads', (v) => v === 'true' || v === '1'],
   });
   if (opts.sizesMib.some((n) => !(n > 0 && n <= 100))) throw new Error('--sizes-mib: 0 < size ≤ 100');
   if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error('--runs: at least 1');
@@ -157,6 +163,8 @@ function machineCpu() {
 
 class Sampler {
   phase = 'idle';
+  /** Also take CPU by thread over each phase (--threads). */
+  threads = false;
   samples = [];
   /** [epoch ms, busy core-seconds so far], every 20 ms: the CPU of a window timed in the page. */
   cpuTicks = [];
@@ -203,7 +211,11 @@ class Sampler {
     const idleKib = idle.kib;
     this.phase = phase;
     const from = this.samples.length;
-    const value = await fn();
+    // The UI phases take their snapshots around the timed window themselves (probe); the
+    // others are timed inside one page.evaluate, so the whole call is close enough.
+    const probe = this.threads ? { before: threadTicks(), after: null } : null;
+    const value = await fn(probe);
+    const threads = probe ? threadDelta(probe.before, probe.after ?? threadTicks()) : undefined;
     this.phase = 'idle';
     const samples = this.samples.slice(from);
     const peak = Math.max(...samples.map((s) => s.kib), idleKib);
@@ -222,6 +234,7 @@ class Sampler {
       peakAboveIdleMib: round((peak - idleKib) / 1024),
       idleMib: round(idleKib / 1024),
       byTypeMib: byType,
+      threads,
     };
   }
 
@@ -233,8 +246,27 @@ class Sampler {
 
 // ---- The app's UI ----
 
+/**
+ * --threads also logs each upload's requests (from the page and its workers) as ms after the
+ * click on Upload: when each was sent and when its answer ended.
+ */
+const timeline = { on: false, events: [] };
+function watchRequests(page) {
+  const keep = (r) => /\/api\/(files\/(upload-url|upload-complete|blob\/)|auth\/settings)/.test(r.url());
+  const name = (r) => {
+    const u = new URL(r.url());
+    const range = r.headers()['content-range'];
+    return `${r.method()} ${u.pathname.replace(/\/api\/files\/blob\/.*/, '/blob')}${range ? ` ${range}` : ''}`;
+  };
+  page.on('request', (r) => timeline.on && keep(r) && timeline.events.push([epochNow(), `${name(r)} sent`]));
+  page.on(
+    'requestfinished',
+    (r) => timeline.on && keep(r) && timeline.events.push([epochNow(), `${name(r)} done`]),
+  );
+}
+
 /** Upload Files → 'Local disk' → the file → Upload; ms from the click on Upload to the row's 'Completed'. */
-async function uiUpload(page, path) {
+async function uiUpload(page, path, probe) {
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Upload Files' });
   await dialog.getByRole('radio', { name: 'Local disk' }).check();
@@ -255,6 +287,8 @@ async function uiUpload(page, path) {
     });
     b.mo.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
   });
+  timeline.events = [];
+  if (probe) probe.before = threadTicks();
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.waitForFunction(
     () => window.__filesBench.done !== null || window.__filesBench.error !== null,
@@ -264,8 +298,17 @@ async function uiUpload(page, path) {
       polling: 100,
     },
   );
+  if (probe) probe.after = threadTicks();
   const r = await page.evaluate(() => ({ ...window.__filesBench, mo: null, origin: performance.timeOrigin }));
   if (r.error) throw new Error(`upload failed in the app: ${r.error}`);
+  if (timeline.on) {
+    const t0 = r.origin + r.t0;
+    const line = timeline.events.map(([at, what]) => `${Math.round(at - t0)} ${what}`).join('; ');
+    console.log(
+      `       requests after the click (ms): ${line}; row 'Completed' ${Math.round(r.done - r.t0)}`,
+    );
+    timeline.events = [];
+  }
   await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
   await dialog.waitFor({ state: 'detached' }).catch(() => undefined);
   // The split: until the row says 'uploading' (sealing into staging), then the PUT and upload-complete.
@@ -281,7 +324,7 @@ async function uiUpload(page, path) {
  * Download → password → Download; ms from the download-url answer to the card's 'Completed'. The
  * page's save picker (see the header) writes to an OPFS file; its size is checked afterwards.
  */
-async function uiDownload(page, name, password, expectSize) {
+async function uiDownload(page, name, password, expectSize, probe) {
   await page.evaluate(() => {
     const b = { decrypting: null, done: null, error: null };
     window.__filesBench = b;
@@ -298,6 +341,7 @@ async function uiDownload(page, name, password, expectSize) {
   await page.getByRole('button', { name: `Download ${name}` }).click();
   const prompt = page.getByRole('dialog', { name: 'Authenticate Download' });
   await prompt.getByLabel('Current Password', { exact: true }).fill(password);
+  if (probe) probe.before = threadTicks();
   await prompt.getByRole('button', { name: 'Download' }).click();
   await page.waitForFunction(
     () => window.__filesBench.done !== null || window.__filesBench.error !== null,
@@ -307,6 +351,7 @@ async function uiDownload(page, name, password, expectSize) {
       polling: 100,
     },
   );
+  if (probe) probe.after = threadTicks();
   const r = await page.evaluate(() => {
     const b = window.__filesBench;
     const answer = performance
@@ -509,6 +554,8 @@ async function main() {
   console.log(`account ${account.username}`);
   const dir = mkdtempSync(join(tmpdir(), 'vault-files-bench-'));
   const sampler = new Sampler();
+  sampler.threads = opts.threads;
+  timeline.on = opts.threads;
   const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: opts.chromium,
     headless: true,
@@ -546,6 +593,7 @@ async function main() {
       }
     });
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    watchRequests(page);
 
     await page.goto(`${opts.base}/login`);
     await page.getByLabel('Username, email or phone').fill(account.email);
@@ -563,12 +611,12 @@ async function main() {
         const path = join(dir, name);
         writeFileSync(path, randomBytes(size));
         await scansSettled(page, seen.token);
-        const up = await sampler.during(`upload-${sizeMib}`, () => uiUpload(page, path));
+        const up = await sampler.during(`upload-${sizeMib}`, (probe) => uiUpload(page, path, probe));
         rmSync(path);
         await page.getByRole('button', { name: `Download ${name}` }).waitFor({ timeout: 30_000 });
         await scansSettled(page, seen.token);
-        const down = await sampler.during(`download-${sizeMib}`, () =>
-          uiDownload(page, name, account.password, size),
+        const down = await sampler.during(`download-${sizeMib}`, (probe) =>
+          uiDownload(page, name, account.password, size, probe),
         );
         if (!seen.token || !seen.authKey || !seen.sealed) throw new Error('no token, authKey or upload seen');
         const baselinePath = await makeBaselineBody(page, dir, size);
@@ -624,6 +672,20 @@ async function main() {
         console.log(
           `       machine CPU (core-seconds, cores busy): upload ${s.uploadCpuS} (${s.uploadCores}) vs plain ${s.baselineUploadCpuS} (${s.baselineUploadCores}); download ${s.downloadCpuS} (${s.downloadCores}) vs plain ${s.baselineDownloadCpuS} (${s.baselineDownloadCores})`,
         );
+        if (opts.threads) {
+          for (const [phase, r] of [
+            ['upload', up],
+            ['plain upload', bUp],
+            ['download', down],
+            ['plain download', bDown],
+          ]) {
+            const top = r.threads
+              .slice(0, 14)
+              .map(([k, v]) => `${k} ${v}`)
+              .join('; ');
+            console.log(`       threads, ${phase} (core-s): ${top}`);
+          }
+        }
         samples.push(s);
       }
       const med = (k) => median(samples.map((s) => s[k]));
@@ -679,9 +741,9 @@ async function main() {
     bench: 'files',
     goal: { throughputRatio: 0.6, memory: 'flat as the file grows' },
     measured:
-      "the web app's UI in headless Chromium: Upload Files with 'Local disk' (click on Upload → row 'Completed': encryption, and PUTs of 8 MiB parts as they are sealed, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
+      "the web app's UI in headless Chromium: Upload Files with 'Local disk' (click on Upload → row 'Completed': encryption, and PUTs of 16 MiB parts as they are sealed, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
     baseline:
-      'the same number of bytes, unencrypted, from the same page to the same storage: upload-url + XHR PUT of random bytes + upload-complete; download-url (timer starts after it) + fetch of the bytes, read and dropped',
+      'the same number of bytes, unencrypted, from the same page to the same storage: upload-url + XHR PUT of a picked disk file of random bytes + upload-complete; download-url (timer starts after it) + fetch of the bytes, streamed into a file of the same save picker',
     rss: 'peak RSS of every Chromium process together, sampled every 50 ms, above the lowest level in the second before the phase',
     cpu: 'busy core-seconds of the whole machine in the timed window (/proc/stat every 20 ms), and their average in cores: browser, services and this script share the cores',
     runs: opts.runs,

@@ -8,14 +8,17 @@ import { withEphemeralStack } from './lib/ephemeral.mjs';
 import { ROOT, log } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
-// `node scripts/bench.mjs [name...]` runs only the named benchmarks (crypto, signin, vault, files).
-const only = new Set(process.argv.slice(2));
+// `node scripts/bench.mjs [name...] [-- flags]` runs only the named benchmarks (crypto, signin, vault,
+// files); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
+const dashes = process.argv.indexOf('--', 2);
+const only = new Set(process.argv.slice(2, dashes === -1 ? undefined : dashes));
+const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1);
 const wanted = (name) => only.size === 0 || only.has(name);
 mkdirSync(outDir, { recursive: true });
 
 function runBench(file, args = []) {
   log(`bench: ${file} ${args.join(' ')}`);
-  const res = spawnSync(process.execPath, [join(ROOT, 'bench', file), ...args], {
+  const res = spawnSync(process.execPath, [join(ROOT, 'bench', file), ...args, ...extra], {
     cwd: ROOT,
     stdio: 'inherit',
   });
