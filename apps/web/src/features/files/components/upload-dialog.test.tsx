@@ -125,7 +125,8 @@ describe('UploadDialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
 
     const bar = await within(dialog).findByRole('progressbar', { name: 'Report.pdf: Uploading' });
-    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    // The percent follows within the queue's progress interval (250 ms).
+    await vi.waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('50'));
     expect(bar.getAttribute('aria-valuetext')).toBe('Uploading 50%');
     expect(within(dialog).getByText('Uploading')).toBeTruthy();
 

@@ -226,7 +226,8 @@ function UploadRow({ item, onRemove }: { item: UploadItem; onRemove: () => void 
         </div>
         <div className="upload-row__line">
           <span className="upload-row__status">
-            {moving ? <Spinner size="sm" /> : null}
+            {/* The bar shows the progress; only upload-complete, which has none, spins. */}
+            {item.status === 'completing' ? <Spinner size="sm" /> : null}
             {label}
           </span>
           {item.started && item.status !== 'error' ? (

@@ -136,6 +136,52 @@ describe('UploadQueue', () => {
     expect(api.calls('POST /api/files/upload-complete')).toHaveLength(0);
   });
 
+  it('shows a percent at most every 250 ms (the latest one); a status change shows at once', async () => {
+    const { queue, crypto } = await setup((a) => {
+      a.partSize = 100_000;
+    });
+    // The worker's progress reports, driven by hand: sealed bytes, then stored bytes.
+    let report: (sealed: number, total: number, stored: number) => void = () => undefined;
+    let finish: () => void = () => undefined;
+    Object.assign(crypto, {
+      sendUpload: (...args: unknown[]) => {
+        report = args[4] as typeof report;
+        return new Promise((resolve) => (finish = () => resolve({})));
+      },
+    });
+    const shown: string[] = [];
+    queue.subscribe(() => {
+      const { status, progress } = queue.getSnapshot().items[0]!;
+      if (shown.at(-1) !== `${status} ${progress}`) shown.push(`${status} ${progress}`);
+    });
+    queue.add([fileOf('a.bin', 1000, 'application/zip')]);
+    queue.start({ storageType: 'local', tags: [] });
+    await vi.waitFor(() => expect(shown).toContain('encrypting 0'));
+    await vi.waitFor(() => expect(queue.getSnapshot().items[0]!.fileId).toBeDefined());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    shown.length = 0;
+
+    report(100, 1000, 0);
+    report(200, 1000, 0);
+    report(300, 1000, 0);
+    expect(shown).toEqual([]);
+    vi.advanceTimersByTime(250);
+    expect(shown).toEqual(['encrypting 30']);
+    // The first stored bytes change the status: at once.
+    report(400, 1000, 100);
+    expect(shown).toEqual(['encrypting 30', 'uploading 10']);
+    report(1000, 1000, 600);
+    vi.advanceTimersByTime(100);
+    expect(shown).toHaveLength(2);
+    // 'completing' replaces the waiting percent, which never shows after it. (The fake storage
+    // got no bytes, so upload-complete then refuses: the row ends in an error.)
+    finish();
+    await vi.waitFor(() => expect(shown).toContain('completing 100'));
+    vi.advanceTimersByTime(1000);
+    expect(shown.slice(0, 3)).toEqual(['encrypting 30', 'uploading 10', 'completing 100']);
+    expect(shown).not.toContain('uploading 60');
+  });
+
   it('starts the sealing worker as soon as a file that can be uploaded is chosen', async () => {
     const { queue, crypto } = await setup();
     const warm = vi.fn();

@@ -68,7 +68,17 @@ export interface UploadQueueOptions {
    * When true, the plaintext's SHA-256 is computed while sealing and sent with upload-complete.
    */
   fingerprintCheck?: () => Promise<boolean>;
+  /** Least time between two progress-only updates of a row (default PROGRESS_INTERVAL_MS). */
+  progressIntervalMs?: number;
 }
+
+/**
+ * A row's percent is shown at most this often (a status change shows at once). Every update
+ * renders the dialog and makes the browser draw a frame; bench/files.bench.mjs measured a
+ * 100 MiB upload's frames (the bar's transition and a spinner beside a moving bar) at 0.1-0.15
+ * core-seconds of the browser's compositor, taken from the sealing and sending on the same cores.
+ */
+export const PROGRESS_INTERVAL_MS = 250;
 
 /** Spec section 9: 'upload completion callback 1 s'. */
 export const UPLOAD_COMPLETION_DELAY_MS = 1000;
@@ -100,6 +110,9 @@ export class UploadQueue {
   private disposed = false;
   private controller: AbortController | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Per row: when its percent was last shown, and a later percent waiting for its turn. */
+  private readonly shown = new Map<string, number>();
+  private readonly pending = new Map<string, { progress: number; timer: ReturnType<typeof setTimeout> }>();
 
   readonly vaultKey: CryptoKey;
   private readonly options: UploadQueueOptions;
@@ -132,8 +145,41 @@ export class UploadQueue {
   private update(key: string, patch: Partial<UploadItem>): void {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
+    const waiting = this.pending.get(key);
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      this.pending.delete(key);
+    }
     this.items[index] = { ...this.items[index]!, ...patch };
+    if (patch.status === 'completed' || patch.status === 'error') this.shown.delete(key);
+    else this.shown.set(key, Date.now());
     this.publish();
+  }
+
+  /**
+   * A new percent within the same status: shown at once when the row's last update is at least
+   * the interval old, else once it is (only the latest percent is kept meanwhile).
+   */
+  private progress(key: string, progress: number): void {
+    const item = this.items.find((i) => i.key === key);
+    if (!item || item.progress === progress) return;
+    const interval = this.options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    const wait = (this.shown.get(key) ?? 0) + interval - Date.now();
+    if (wait <= 0) {
+      this.update(key, { progress });
+      return;
+    }
+    const waiting = this.pending.get(key);
+    if (waiting) {
+      waiting.progress = progress;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const latest = this.pending.get(key);
+      this.pending.delete(key);
+      if (latest && !this.disposed) this.update(key, { progress: latest.progress });
+    }, wait);
+    this.pending.set(key, { progress, timer });
   }
 
   /** Adds chosen files: each is checked (spec section 5) and waits as 'queued', or is an 'error' row. */
@@ -258,24 +304,22 @@ export class UploadQueue {
           fields,
           input,
           { url, partSize: signed.partSize },
-          (sealed, total, stored) =>
-            this.update(
-              item.key,
-              stored > 0
-                ? { status: 'uploading', progress: percent(stored, total) }
-                : { progress: percent(sealed, total) },
-            ),
+          (sealed, total, stored) => {
+            if (stored === 0) this.progress(item.key, percent(sealed, total));
+            else if (this.items.find((i) => i.key === item.key)?.status !== 'uploading')
+              this.update(item.key, { status: 'uploading', progress: percent(stored, total) });
+            else this.progress(item.key, percent(stored, total));
+          },
         );
         plaintextSha256 = sent.plaintextSha256;
       } else {
         prepared = await crypto.stageUpload(this.vaultKey, fields, input, (done, total) =>
-          this.update(item.key, { progress: percent(done, total) }),
+          this.progress(item.key, percent(done, total)),
         );
         if (this.disposed) return;
         step = 'send';
         this.update(item.key, { status: 'uploading', progress: 0 });
-        const onProgress = (sent: number, total: number) =>
-          this.update(item.key, { progress: percent(sent, total) });
+        const onProgress = (sent: number, total: number) => this.progress(item.key, percent(sent, total));
         await transport.put(url, prepared.ciphertext, onProgress, controller.signal);
         plaintextSha256 = prepared.plaintextSha256;
       }
@@ -312,6 +356,8 @@ export class UploadQueue {
     this.options.crypto.cancelUploads();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
     this.items = [];
     this.listeners.clear();
     this.failures = [];
