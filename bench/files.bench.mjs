@@ -12,7 +12,7 @@
 // Chromium's RSS (every process under the browser) is sampled every 50 ms: the peak above the idle
 // level of each phase, for each file size (memory should stay flat as the file grows).
 //
-//   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 3]
+//   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 5]
 //     [--chromium /usr/bin/chromium] [--json out.json] [--threads 1]
 //
 // --threads 1 also prints, for each phase, the core-seconds of every busy thread on the machine
@@ -64,8 +64,9 @@ function parseArgs(argv) {
   const opts = {
     base: 'http://127.0.0.1:8080',
     sizesMib: [25, 100],
-    // Medians of three: one run of either side can land on a busy moment of the machine.
-    runs: 3,
+    // Medians of five: one run of either side can land on a busy moment of the machine (single
+    // runs of the unencrypted upload alone span 0.39-0.79 s for 100 MiB here).
+    runs: 5,
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     json: undefined,
     threads: false,
