@@ -74,9 +74,10 @@ export interface UploadQueueOptions {
 
 /**
  * A row's percent is shown at most this often (a status change shows at once). Every update
- * renders the dialog and makes the browser draw a frame; bench/files.bench.mjs measured a
- * 100 MiB upload's frames (the bar's transition and a spinner beside a moving bar) at 0.1-0.15
- * core-seconds of the browser's compositor, taken from the sealing and sending on the same cores.
+ * renders the dialog and makes the browser draw a frame, on the cores that seal and send the
+ * file: bench/files.bench.mjs measured a 100 MiB upload's frames (with a transition on the bar
+ * and a spinner beside it) at 0.22-0.27 core-seconds of compositor and 0.16-0.18 of the page's
+ * main thread, against 0.08-0.10 and 0.06-0.08 now.
  */
 export const PROGRESS_INTERVAL_MS = 250;
 
@@ -110,9 +111,11 @@ export class UploadQueue {
   private disposed = false;
   private controller: AbortController | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  /** Per row: when its percent was last shown, and a later percent waiting for its turn. */
-  private readonly shown = new Map<string, number>();
-  private readonly pending = new Map<string, { progress: number; timer: ReturnType<typeof setTimeout> }>();
+  /** Per row in progress: when it was last shown, and a later percent waiting for its turn. */
+  private readonly shown = new Map<
+    string,
+    { at: number; next?: number; timer?: ReturnType<typeof setTimeout> }
+  >();
 
   readonly vaultKey: CryptoKey;
   private readonly options: UploadQueueOptions;
@@ -145,41 +148,35 @@ export class UploadQueue {
   private update(key: string, patch: Partial<UploadItem>): void {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
-    const waiting = this.pending.get(key);
-    if (waiting) {
-      clearTimeout(waiting.timer);
-      this.pending.delete(key);
-    }
+    clearTimeout(this.shown.get(key)?.timer);
     this.items[index] = { ...this.items[index]!, ...patch };
     if (patch.status === 'completed' || patch.status === 'error') this.shown.delete(key);
-    else this.shown.set(key, Date.now());
+    else this.shown.set(key, { at: Date.now() });
     this.publish();
   }
 
   /**
-   * A new percent within the same status: shown at once when the row's last update is at least
-   * the interval old, else once it is (only the latest percent is kept meanwhile).
+   * A new percent: shown at once with a new status, or when the row's last update is at least
+   * the interval old; else once it is (only the latest percent is kept meanwhile).
    */
-  private progress(key: string, progress: number): void {
+  private progress(key: string, progress: number, status?: UploadStatus): void {
     const item = this.items.find((i) => i.key === key);
-    if (!item || item.progress === progress) return;
-    const interval = this.options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-    const wait = (this.shown.get(key) ?? 0) + interval - Date.now();
-    if (wait <= 0) {
+    if (!item) return;
+    if (status !== undefined && status !== item.status) {
+      this.update(key, { status, progress });
+      return;
+    }
+    if (item.progress === progress) return;
+    const shown = this.shown.get(key);
+    const wait = (shown?.at ?? 0) + (this.options.progressIntervalMs ?? PROGRESS_INTERVAL_MS) - Date.now();
+    if (!shown || wait <= 0) {
       this.update(key, { progress });
       return;
     }
-    const waiting = this.pending.get(key);
-    if (waiting) {
-      waiting.progress = progress;
-      return;
-    }
-    const timer = setTimeout(() => {
-      const latest = this.pending.get(key);
-      this.pending.delete(key);
-      if (latest && !this.disposed) this.update(key, { progress: latest.progress });
+    shown.next = progress;
+    shown.timer ??= setTimeout(() => {
+      if (!this.disposed) this.update(key, { progress: shown.next! });
     }, wait);
-    this.pending.set(key, { progress, timer });
   }
 
   /** Adds chosen files: each is checked (spec section 5) and waits as 'queued', or is an 'error' row. */
@@ -304,12 +301,10 @@ export class UploadQueue {
           fields,
           input,
           { url, partSize: signed.partSize },
-          (sealed, total, stored) => {
-            if (stored === 0) this.progress(item.key, percent(sealed, total));
-            else if (this.items.find((i) => i.key === item.key)?.status !== 'uploading')
-              this.update(item.key, { status: 'uploading', progress: percent(stored, total) });
-            else this.progress(item.key, percent(stored, total));
-          },
+          (sealed, total, stored) =>
+            stored > 0
+              ? this.progress(item.key, percent(stored, total), 'uploading')
+              : this.progress(item.key, percent(sealed, total)),
         );
         plaintextSha256 = sent.plaintextSha256;
       } else {
@@ -356,8 +351,8 @@ export class UploadQueue {
     this.options.crypto.cancelUploads();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const { timer } of this.pending.values()) clearTimeout(timer);
-    this.pending.clear();
+    for (const { timer } of this.shown.values()) clearTimeout(timer);
+    this.shown.clear();
     this.items = [];
     this.listeners.clear();
     this.failures = [];
