@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { parseFlags } from './lib/flags.mjs';
-import { threadDelta, threadTicks } from './lib/threads.mjs';
+import { CLOCK_TICKS, threadDelta, threadTicks } from './lib/threads.mjs';
 
 let vc;
 try {
@@ -151,7 +151,6 @@ async function treeRssKib() {
   return { total, byType };
 }
 
-const CLOCK_TICKS = 100;
 /** Wall-clock ms with sub-ms precision; the page's performance.timeOrigin + now() is on the same clock. */
 const epochNow = () => performance.timeOrigin + performance.now();
 

@@ -7,7 +7,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 
-const CLOCK_TICKS = 100;
+/** Kernel clock ticks per second (USER_HZ) in /proc's times. */
+export const CLOCK_TICKS = 100;
 
 function processLabel(pid) {
   try {
