@@ -61,6 +61,23 @@ describe('POST /api/auth/refresh', () => {
     expect(forged.cookie(REFRESH_COOKIE.name)?.value ?? '').toBe('');
   });
 
+  it('answers a cookie naming a live session with a secret it never issued REFRESH_INVALID, and the session lives on', async () => {
+    const { client } = account;
+    const issued = client.refreshToken!;
+    const sid = issued.slice(0, issued.indexOf('.'));
+    for (const secret of ['A'.repeat(43), Buffer.alloc(32, 1).toString('base64url')]) {
+      const forged = await refresh(browserWithCookie(`${sid}.${secret}`, 'forged-secret'));
+      expectError(forged, 401, 'Invalid refresh token', { code: ErrorCode.REFRESH_INVALID });
+    }
+    // The same answer as for a session id that does not exist: nothing tells the two apart.
+    const unknown = await refresh(
+      browserWithCookie(`${crypto.randomUUID()}.${'A'.repeat(43)}`, 'unknown-sid'),
+    );
+    expectError(unknown, 401, 'Invalid refresh token', { code: ErrorCode.REFRESH_INVALID });
+    expect(await meStatus(client)).toBe(200);
+    expect((await refresh(client)).status).toBe(200);
+  });
+
   it('does not take an access token in place of the refresh cookie', async () => {
     const res = await refresh(browserWithCookie(account.signup.body.access, 'access-as-cookie'));
     expect(res.status).toBe(401);

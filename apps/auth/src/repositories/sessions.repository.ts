@@ -9,6 +9,10 @@ import { AUTH_REDIS } from './connections';
  * `EXISTS sess:{sid}` on every call, so a session lives exactly as long as that key (its
  * expiry is the session's absolute end). The hash also holds the refresh family's state:
  * the SHA-256 of the current token, of the previous one and when it was rotated.
+ * `sess-rot:{sid}` is a sorted set of every token the session rotated out (the first 128 bits
+ * of each SHA-256, scored by rotation time, the newest ROTATED_KEEP kept, expiring with the
+ * session): only a token found there is a reuse (RFC 9700 §4.14); any other token is invalid
+ * and changes nothing, so a guessed token can neither end a session nor tell whether it lives.
  * `user-sess:{userId}` is an index of a user's session ids, pruned lazily.
  */
 
@@ -24,7 +28,18 @@ export interface SessionRecord {
 }
 
 export type RotateOutcome =
-  { kind: 'missing' } | { kind: 'rotated' | 'grace' | 'reuse'; userId: string; expiresAt: number };
+  | { kind: 'missing' }
+  | { kind: 'unknown' }
+  | { kind: 'rotated' | 'grace' | 'reuse'; userId: string; expiresAt: number };
+
+/**
+ * Rotated-out tokens remembered per session: a 15-minute access token refreshed around the
+ * clock for the 30-day session life is 2,880 rotations. Past this many the oldest are forgotten
+ * (then answered as invalid rather than as reuse). About 100 bytes each in Redis.
+ */
+export const ROTATED_KEEP = 4096;
+/** Hex characters of a token's SHA-256 kept in `sess-rot`: 128 bits. */
+const ROTATED_HASH_CHARS = 32;
 
 const PUBLIC_FIELDS = ['userId', 'createdAt', 'lastSeenAt', 'expiresAt', 'ip', 'userAgent'] as const;
 
@@ -43,35 +58,44 @@ return 1
 
 /**
  * Atomic refresh (compare, rotate, remember the previous hash and when).
- * KEYS: sess. ARGV: presentedHash, newHash, now, graceMs, ip.
- * Returns {outcome, userId, expiresAt}. A presented hash that is neither the current one nor
- * the previous one inside the grace window is reuse: the whole session is deleted.
+ * KEYS: sess, sess-rot. ARGV: presentedHash, newHash, now, graceMs, ip, keep, hashChars.
+ * Returns {outcome, userId, expiresAt}. The current token rotates (and joins sess-rot); the
+ * previous one inside the grace window gets an answer without rotating; a token found in
+ * sess-rot otherwise is reuse and deletes the session; any other token is 'unknown' and
+ * changes nothing.
  */
 const ROTATE_LUA = `
 local s = redis.call('HMGET', KEYS[1], 'userId', 'refreshHash', 'prevRefreshHash', 'rotatedAt', 'expiresAt')
 if not s[1] then return {'missing'} end
 local now = tonumber(ARGV[3])
 if tonumber(s[5]) <= now then
-  redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1], KEYS[2])
   return {'missing'}
 end
+local short = string.sub(ARGV[1], 1, tonumber(ARGV[7]))
 if s[2] == ARGV[1] then
   redis.call('HSET', KEYS[1], 'refreshHash', ARGV[2], 'prevRefreshHash', ARGV[1], 'rotatedAt', ARGV[3],
     'lastSeenAt', ARGV[3], 'ip', ARGV[5])
+  redis.call('ZADD', KEYS[2], now, short)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[6]) + 1))
+  redis.call('PEXPIREAT', KEYS[2], s[5])
   return {'rotated', s[1], s[5]}
 end
 if s[3] and s[3] == ARGV[1] and now - tonumber(s[4]) <= tonumber(ARGV[4]) then
   redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[3], 'ip', ARGV[5])
   return {'grace', s[1], s[5]}
 end
-redis.call('DEL', KEYS[1])
-return {'reuse', s[1], s[5]}
+if redis.call('ZSCORE', KEYS[2], short) then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return {'reuse', s[1], s[5]}
+end
+return {'unknown'}
 `;
 
-/** KEYS: sess, index. ARGV: userId, sid. Deletes only the owner's session; 1 when deleted. */
+/** KEYS: sess, index, sess-rot. ARGV: userId, sid. Deletes only the owner's session; 1 when deleted. */
 const REVOKE_OWNED_LUA = `
 if redis.call('HGET', KEYS[1], 'userId') ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[3])
 redis.call('SREM', KEYS[2], ARGV[2])
 return 1
 `;
@@ -83,10 +107,15 @@ declare module 'ioredis' {
       indexKey: string,
       ...args: (string | number)[]
     ): Result<number, Context>;
-    authSessionRotate(sessKey: string, ...args: (string | number)[]): Result<string[], Context>;
+    authSessionRotate(
+      sessKey: string,
+      rotatedKey: string,
+      ...args: (string | number)[]
+    ): Result<string[], Context>;
     authSessionRevokeOwned(
       sessKey: string,
       indexKey: string,
+      rotatedKey: string,
       userId: string,
       sid: string,
     ): Result<number, Context>;
@@ -97,8 +126,8 @@ declare module 'ioredis' {
 export class SessionsRepository {
   constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
     redis.defineCommand('authSessionCreate', { numberOfKeys: 2, lua: CREATE_LUA });
-    redis.defineCommand('authSessionRotate', { numberOfKeys: 1, lua: ROTATE_LUA });
-    redis.defineCommand('authSessionRevokeOwned', { numberOfKeys: 2, lua: REVOKE_OWNED_LUA });
+    redis.defineCommand('authSessionRotate', { numberOfKeys: 2, lua: ROTATE_LUA });
+    redis.defineCommand('authSessionRevokeOwned', { numberOfKeys: 3, lua: REVOKE_OWNED_LUA });
   }
 
   async create(session: SessionRecord, refreshHash: string, now: number): Promise<void> {
@@ -152,16 +181,19 @@ export class SessionsRepository {
   ): Promise<RotateOutcome> {
     const [kind, userId, expiresAt] = await this.redis.authSessionRotate(
       redisKeys.session(sessionId),
+      redisKeys.sessionRotated(sessionId),
       presentedHash,
       newHash,
       now,
       graceMs,
       ip,
+      ROTATED_KEEP,
+      ROTATED_HASH_CHARS,
     );
     if ((kind === 'rotated' || kind === 'grace' || kind === 'reuse') && userId && expiresAt) {
       return { kind, userId, expiresAt: Number(expiresAt) };
     }
-    return { kind: 'missing' };
+    return kind === 'unknown' ? { kind: 'unknown' } : { kind: 'missing' };
   }
 
   /** Deletes a session that belongs to `userId`; false when it does not exist or is someone else's. */
@@ -169,6 +201,7 @@ export class SessionsRepository {
     const deleted = await this.redis.authSessionRevokeOwned(
       redisKeys.session(sessionId),
       redisKeys.userSessions(userId),
+      redisKeys.sessionRotated(sessionId),
       userId,
       sessionId,
     );
@@ -198,6 +231,7 @@ export class SessionsRepository {
     );
     if (ids.length === 0) return 0;
     const deleted = await this.redis.del(...ids.map((id) => redisKeys.session(id)));
+    await this.redis.del(...ids.map((id) => redisKeys.sessionRotated(id)));
     await this.redis.srem(redisKeys.userSessions(userId), ...ids);
     return deleted;
   }

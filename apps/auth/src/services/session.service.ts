@@ -34,8 +34,10 @@ export interface RotatedSession {
  * - every refresh rotates the token (current hash -> previous hash) and slides lastSeenAt;
  * - the previous token within REFRESH_REUSE_GRACE_SECONDS of its rotation gets an access
  *   token but no new refresh token (two tabs refreshing at once both stay signed in);
- * - any other token of a live session (the previous one after the grace, or an older one)
- *   is reuse: the whole session is revoked.
+ * - a token this session issued and later rotated out (the previous one after the grace, or
+ *   an older one) is reuse: the whole session is revoked (RFC 9700 §4.14);
+ * - any other token is REFRESH_INVALID and changes nothing: a token that was never issued
+ *   cannot end a session, nor tell a caller whether the session id it names is live.
  */
 @Injectable()
 export class SessionService {
@@ -75,6 +77,7 @@ export class SessionService {
     );
     switch (outcome.kind) {
       case 'missing':
+      case 'unknown':
         throw new VaultError(ErrorCode.REFRESH_INVALID);
       case 'rotated':
         return {

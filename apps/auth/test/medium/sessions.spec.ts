@@ -185,6 +185,39 @@ describe(SessionService.name, () => {
       expect((await t.fail(AUTH_PATTERNS.refresh, { refreshToken })).code).toBe(ErrorCode.REFRESH_INVALID);
     });
 
+    it('answers a never-issued token for a live session REFRESH_INVALID and leaves the session alive', async () => {
+      const a = await newAccount();
+      const rotated = await refresh(a.token);
+      await sleep(GRACE_SECONDS * 1000 + 150);
+      const before = await session(a.sid);
+      for (const secret of ['A'.repeat(43), Buffer.alloc(32, 7).toString('base64url')]) {
+        const error = await t.fail(AUTH_PATTERNS.refresh, { refreshToken: `${a.sid}.${secret}` });
+        expect(error.code).toBe(ErrorCode.REFRESH_INVALID);
+      }
+      // Nothing changed: the live token still rotates, and no reuse was recorded.
+      expect(await session(a.sid)).toEqual(before);
+      expect((await refresh(rotated.refresh!.token)).refresh).toBeDefined();
+      expect(await eventTypes(a.userId)).not.toContain('refresh_reuse');
+    });
+
+    it('remembers rotated tokens only as truncated hashes that expire with the session', async () => {
+      const a = await newAccount();
+      const r1 = await refresh(a.token);
+      const r2 = await refresh(r1.refresh!.token);
+      const members = await t.redis.client.zrange(`sess-rot:${a.sid}`, 0, -1);
+      expect(members.sort()).toEqual(
+        [sha256(a.token).slice(0, 32), sha256(r1.refresh!.token).slice(0, 32)].sort(),
+      );
+      const [rotTtl, sessTtl] = await Promise.all([
+        t.redis.client.pttl(`sess-rot:${a.sid}`),
+        t.redis.client.pttl(`sess:${a.sid}`),
+      ]);
+      expect(Math.abs(rotTtl - sessTtl)).toBeLessThan(5_000);
+      // Ending the session forgets them at once.
+      await t.call(AUTH_PATTERNS.logout, { refreshToken: r2.refresh!.token });
+      expect(await t.redis.client.exists(`sess-rot:${a.sid}`)).toBe(0);
+    });
+
     it('answers 401 REFRESH_INVALID without a token', async () => {
       expect((await t.fail(AUTH_PATTERNS.refresh, {})).code).toBe(ErrorCode.REFRESH_INVALID);
     });

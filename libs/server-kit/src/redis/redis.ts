@@ -5,6 +5,8 @@ export const redisKeys = {
   /** Session hash, owned by auth; the gateway checks its existence on every call. */
   session: (sid: string) => `sess:${sid}`,
   userSessions: (userId: string) => `user-sess:${userId}`,
+  /** Auth's record of a session's rotated-out refresh tokens (truncated hashes), for reuse detection. */
+  sessionRotated: (sid: string) => `sess-rot:${sid}`,
   rateLimit: (bucket: string, id: string) => `rl:${bucket}:${id}`,
 } as const;
 
