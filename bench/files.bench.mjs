@@ -100,7 +100,7 @@ async function signUp(base) {
   const id = `bench_${randomBytes(5).toString('hex')}`;
   const password = `Bench-${randomBytes(6).toString('hex')}-Aa1`;
   const digits = () => String(Math.floor(Math.random() * 10));
-  const phone = `+1 (555) ${Array.from({ length: 3 }, digits).join('')}-${Array.from({ length: 4 }, digits).join('')}`;
+  const phone = `+1 (555) ${Array.from({ length: 3 }, digits).join('')}-${Array.from({ length: 4 }, digits).join('')} ${Array.from({ length: 5 }, digits).join('')}`;
   const keys = await createAccount(password, { kdfParams: DEFAULT_KDF_PARAMS });
   const res = await fetch(`${base}/api/auth/signup`, {
     method: 'POST',

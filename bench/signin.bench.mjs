@@ -185,7 +185,8 @@ async function main() {
   const signup = await postJson(agent, `${opts.base}/api/auth/signup`, {
     username: id,
     email: `${id}@example.com`,
-    phoneNumber: '+1 555 0100',
+    // Phone numbers are unique per account.
+    phoneNumber: `+1 555 ${randomBytes(4).readUInt32BE(0)}`,
     authKey,
     salt: randomBytes(16).toString('hex'),
     kdfParams: { kdf: 'argon2id', memoryKiB: 19456, iterations: 2, parallelism: 1 },

@@ -48,7 +48,7 @@ const {
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
   return {
-    ...testAccount('tfa', `${tag}_${suffix}`, { phone: '+1 555 0142' }),
+    ...testAccount('tfa', `${tag}_${suffix}`),
     note: { title: `Second step ${tag} ${suffix}`, content: `Readable after the second step (${suffix}).` },
   };
 }

@@ -159,7 +159,7 @@ export function withoutSaveFilePicker() {
  * A new account's sign-up fields: `<prefix>_<id>` as the username and the e-mail's name, and a
  * password that passes the sign-up rules (`Prefix-<id>-Pass1`). `id` keeps accounts of runs apart.
  */
-export function testAccount(prefix, id, { phone = '+1 555 0100' } = {}) {
+export function testAccount(prefix, id, { phone = `+1 555 ${randomBytes(5).readUIntBE(0, 5)}` } = {}) {
   return {
     username: `${prefix}_${id}`,
     email: `${prefix}_${id}@example.org`,

@@ -39,7 +39,8 @@ export function newIdentity(prefix = 'e2e'): Identity {
   return {
     username: id,
     email: `${id}@example.com`,
-    phoneNumber: `+1 (555) ${randomDigits(3)}-${randomDigits(4)}`,
+    // Phone numbers are unique per account: 12 random digits keep a run's accounts apart.
+    phoneNumber: `+1 (555) ${randomDigits(3)}-${randomDigits(4)} ${randomDigits(5)}`,
     password: `Pw-${randomBytes(6).toString('hex')}-Aa1`,
   };
 }

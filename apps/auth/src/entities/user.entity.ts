@@ -24,6 +24,13 @@ export class UserEntity {
   @Column('text', { name: 'phone_normalized' })
   phoneNormalized!: string;
 
+  /**
+   * The normal form again, unique: what phone sign-in looks up. Null for a number that several
+   * accounts held before numbers became unique (they sign in by username or e-mail).
+   */
+  @Column('text', { name: 'phone_login', nullable: true })
+  phoneLogin!: string | null;
+
   /** Argon2id PHC string of the client's authKey; authKey itself is never stored. */
   @Column('text', { name: 'auth_hash' })
   authHash!: string;

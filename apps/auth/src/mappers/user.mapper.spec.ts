@@ -10,6 +10,7 @@ function user(overrides: Partial<UserEntity> = {}): UserEntity {
     email: 'alice@example.com',
     phoneNumber: '+1 555 0100',
     phoneNormalized: '+15550100',
+    phoneLogin: '+15550100',
     authHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
     salt: '00112233445566778899aabbccddeeff',
     kdfParams: DEFAULT_KDF_PARAMS,

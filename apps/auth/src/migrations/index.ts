@@ -2,6 +2,7 @@ import { CreateAuthSchema1795300000000 } from './1795300000000-create-auth-schem
 import { TwoFactor1795400000000 } from './1795400000000-two-factor';
 import { Recovery1795410000000 } from './1795410000000-recovery';
 import { AccountSettings1795420000000 } from './1795420000000-account-settings';
+import { PhoneSignIn1795430000000 } from './1795430000000-phone-sign-in';
 
 /** Every migration of the auth schema, oldest first (classes, so ts-jest and dist both work). */
 export const AUTH_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const AUTH_MIGRATIONS = [
   TwoFactor1795400000000,
   Recovery1795410000000,
   AccountSettings1795420000000,
+  PhoneSignIn1795430000000,
 ];

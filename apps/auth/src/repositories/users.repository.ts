@@ -13,6 +13,7 @@ export type NewUser = Pick<
   | 'email'
   | 'phoneNumber'
   | 'phoneNormalized'
+  | 'phoneLogin'
   | 'authHash'
   | 'salt'
   | 'kdfParams'
@@ -22,7 +23,8 @@ export type NewUser = Pick<
   | 'lastLoginAt'
 >;
 
-export type InsertUserResult = { ok: true; user: UserEntity } | { ok: false; conflict: 'username' | 'email' };
+export type TakenField = 'username' | 'email' | 'phone';
+export type InsertUserResult = { ok: true; user: UserEntity } | { ok: false; conflict: TakenField };
 
 export interface NewCredentials {
   authHash: string;
@@ -32,10 +34,14 @@ export interface NewCredentials {
 }
 
 const UNIQUE_VIOLATION = '23505';
-const CONFLICT_BY_CONSTRAINT: Record<string, 'username' | 'email'> = {
+const CONFLICT_BY_CONSTRAINT: Record<string, TakenField> = {
   users_username_lower_key: 'username',
   users_email_key: 'email',
+  users_phone_login_key: 'phone',
 };
+
+/** The column each kind of sign-in identifier is looked up by (all unique). */
+const IDENTIFIER_COLUMN = { username: 'username_lower', email: 'email', phone: 'phone_login' } as const;
 
 /** Queries on `auth.users`. No product rules here: the services decide. */
 @Injectable()
@@ -50,25 +56,32 @@ export class UsersRepository {
     return this.users.findOneBy({ id });
   }
 
-  /** Every account whose username, e-mail or phone equals the identifier (at most a few). */
-  findIdentifierCandidates(lower: string, phone: string | null): Promise<UserEntity[]> {
-    const qb = this.users
+  /** The one account a sign-in identifier names, by the column its kind is kept in. */
+  findByIdentifier(kind: keyof typeof IDENTIFIER_COLUMN, value: string): Promise<UserEntity | null> {
+    return this.users
       .createQueryBuilder('u')
-      .where('u.username_lower = :lower OR u.email = :lower', { lower })
-      .limit(5);
-    if (phone !== null) qb.orWhere('u.phone_normalized = :phone', { phone });
-    return qb.getMany();
+      .where(`u.${IDENTIFIER_COLUMN[kind]} = :value`, { value })
+      .getOne();
   }
 
-  async findTaken(usernameLower: string, email: string): Promise<{ username: boolean; email: boolean }> {
+  async findTaken(
+    usernameLower: string,
+    email: string,
+    phoneLogin: string,
+  ): Promise<Record<TakenField, boolean>> {
     const rows = await this.users
       .createQueryBuilder('u')
-      .select(['u.usernameLower', 'u.email'])
-      .where('u.username_lower = :usernameLower OR u.email = :email', { usernameLower, email })
+      .select(['u.usernameLower', 'u.email', 'u.phoneLogin'])
+      .where('u.username_lower = :usernameLower OR u.email = :email OR u.phone_login = :phoneLogin', {
+        usernameLower,
+        email,
+        phoneLogin,
+      })
       .getMany();
     return {
       username: rows.some((r) => r.usernameLower === usernameLower),
       email: rows.some((r) => r.email === email),
+      phone: rows.some((r) => r.phoneLogin === phoneLogin),
     };
   }
 

@@ -23,7 +23,7 @@ import { toUserDto } from '../mappers/user.mapper';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { UsersRepository } from '../repositories/users.repository';
 import { fakeSalt, unknownIdentifierSubject } from './fake-salt';
-import { normalizePhone, pickIdentifierMatch, toIdentifierLookup } from './identifier';
+import { normalizePhone, toIdentifierLookup } from './identifier';
 import { LoginGuardService } from './login-guard.service';
 import { SecurityEventsService } from './security-events.service';
 import { SessionService } from './session.service';
@@ -35,6 +35,13 @@ import { UnusualActivityService } from './unusual-activity.service';
 export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
 
 const AUTO_LOCK_REASON = 'Too many failed login attempts';
+
+/** The sign-up answer for each unique field that another account already holds. */
+const TAKEN_ERRORS = {
+  username: ErrorCode.USERNAME_TAKEN,
+  email: ErrorCode.EMAIL_TAKEN,
+  phone: ErrorCode.PHONE_TAKEN,
+} as const;
 
 /** Accounts' front door: prelogin, sign-up, sign-in, refresh, sign-out. */
 @Injectable()
@@ -63,9 +70,11 @@ export class AuthService {
   async signup(body: SignupBody, ctx: RpcContext): Promise<WithRefresh<AuthResponse>> {
     const usernameLower = body.username.toLowerCase();
     const email = body.email.toLowerCase();
-    const taken = await this.users.findTaken(usernameLower, email);
+    const phone = normalizePhone(body.phoneNumber);
+    const taken = await this.users.findTaken(usernameLower, email, phone);
     if (taken.username) throw new VaultError(ErrorCode.USERNAME_TAKEN);
     if (taken.email) throw new VaultError(ErrorCode.EMAIL_TAKEN);
+    if (taken.phone) throw new VaultError(ErrorCode.PHONE_TAKEN);
 
     const [authHash, recoveryAuthHash] = await Promise.all([
       this.hasher.hash(body.authKey),
@@ -78,7 +87,8 @@ export class AuthService {
       usernameLower,
       email,
       phoneNumber: body.phoneNumber,
-      phoneNormalized: normalizePhone(body.phoneNumber),
+      phoneNormalized: phone,
+      phoneLogin: phone,
       authHash,
       salt: body.salt,
       kdfParams: body.kdfParams,
@@ -88,10 +98,8 @@ export class AuthService {
       lastLoginAt: now,
     });
     if (!inserted.ok) {
-      // Lost a race with a concurrent sign-up for the same name or address.
-      throw new VaultError(
-        inserted.conflict === 'username' ? ErrorCode.USERNAME_TAKEN : ErrorCode.EMAIL_TAKEN,
-      );
+      // Lost a race with a concurrent sign-up for the same name, address or number.
+      throw new VaultError(TAKEN_ERRORS[inserted.conflict]);
     }
     const user = inserted.user;
     await this.events.record('signup', user.id, ctx, { recoveryKey: body.recovery !== undefined });
@@ -250,7 +258,6 @@ export class AuthService {
 
   async findByIdentifier(identifier: string): Promise<UserEntity | null> {
     const lookup = toIdentifierLookup(identifier);
-    const candidates = await this.users.findIdentifierCandidates(lookup.lower, lookup.phone);
-    return pickIdentifierMatch(candidates, lookup) ?? null;
+    return this.users.findByIdentifier(lookup.kind, lookup.value);
   }
 }

@@ -1,22 +1,4 @@
-import {
-  normalizePhone,
-  pickIdentifierMatch,
-  toIdentifierLookup,
-  type IdentifierCandidate,
-} from './identifier';
-
-const alice: IdentifierCandidate & { id: string } = {
-  id: 'alice',
-  usernameLower: 'alice',
-  email: 'alice@example.com',
-  phoneNormalized: '+15550100',
-};
-const bob: IdentifierCandidate & { id: string } = {
-  id: 'bob',
-  usernameLower: '15550100',
-  email: 'bob@example.com',
-  phoneNormalized: '5550199',
-};
+import { identifierKey, normalizePhone, toIdentifierLookup } from './identifier';
 
 describe('sign-in identifiers', () => {
   it.each([
@@ -27,33 +9,29 @@ describe('sign-in identifiers', () => {
     expect(normalizePhone(input)).toBe(normalized);
   });
 
-  it('lowercases and trims the identifier', () => {
-    expect(toIdentifierLookup('  Alice@Example.COM ')).toEqual({ lower: 'alice@example.com', phone: null });
+  it('reads an identifier with @ as an e-mail address, lowercased and trimmed', () => {
+    expect(toIdentifierLookup('  Alice@Example.COM ')).toEqual({ kind: 'email', value: 'alice@example.com' });
   });
 
-  it('reads a phone-shaped identifier as a phone too', () => {
-    expect(toIdentifierLookup('+1 555 0100')).toEqual({ lower: '+1 555 0100', phone: '+15550100' });
-    expect(toIdentifierLookup('alice').phone).toBeNull();
-    expect(toIdentifierLookup('()').phone).toBeNull();
+  it('reads digits and phone punctuation as a phone number in its normal form, never as a username', () => {
+    expect(toIdentifierLookup('+1 555 0100')).toEqual({ kind: 'phone', value: '+15550100' });
+    expect(toIdentifierLookup('5558168859')).toEqual({ kind: 'phone', value: '5558168859' });
+    expect(toIdentifierLookup('555-816-8859')).toEqual({ kind: 'phone', value: '5558168859' });
+    expect(toIdentifierLookup('(555) 816 8859')).toEqual({ kind: 'phone', value: '5558168859' });
   });
 
-  it('finds an account by username or e-mail, whatever the case', () => {
-    expect(pickIdentifierMatch([alice, bob], toIdentifierLookup('ALICE'))?.id).toBe('alice');
-    expect(pickIdentifierMatch([alice, bob], toIdentifierLookup('Bob@Example.com'))?.id).toBe('bob');
+  it('reads anything else as a username, lowercased', () => {
+    expect(toIdentifierLookup(' Alice ')).toEqual({ kind: 'username', value: 'alice' });
+    expect(toIdentifierLookup('bob.555')).toEqual({ kind: 'username', value: 'bob.555' });
+    // No digit: not a phone number.
+    expect(toIdentifierLookup('()')).toEqual({ kind: 'username', value: '()' });
   });
 
-  it('prefers a username match over a phone match', () => {
-    const lookup = toIdentifierLookup('15550100');
-    expect(pickIdentifierMatch([alice, bob], lookup)?.id).toBe('bob');
-  });
-
-  it('finds an account by phone only when exactly one account has that number', () => {
-    expect(pickIdentifierMatch([alice], toIdentifierLookup('+1 555-0100'))?.id).toBe('alice');
-    const twin = { ...alice, id: 'twin', usernameLower: 'twin', email: 'twin@example.com' };
-    expect(pickIdentifierMatch([alice, twin], toIdentifierLookup('+1 555-0100'))).toBeUndefined();
-  });
-
-  it('finds nothing for an identifier no candidate carries', () => {
-    expect(pickIdentifierMatch([alice, bob], toIdentifierLookup('carol'))).toBeUndefined();
+  it('gives two spellings of one phone number one key, and keeps phones apart from usernames', () => {
+    const a = identifierKey(toIdentifierLookup('555-816-8859'));
+    expect(identifierKey(toIdentifierLookup('5558168859'))).toBe(a);
+    expect(identifierKey(toIdentifierLookup('(555) 816 8859'))).toBe(a);
+    expect(identifierKey(toIdentifierLookup('Alice'))).toBe('alice');
+    expect(a).not.toBe('5558168859');
   });
 });

@@ -1,8 +1,12 @@
 import { PHONE_RE } from '@vault/contracts';
 
 /**
- * Sign-in identifiers: a username or an e-mail address (both case-insensitive) or a phone
- * number (compared by its digits and leading +).
+ * Sign-in identifiers. An identifier's shape alone decides what it names, never a lookup that
+ * tries one column and then another: with an `@` it is an e-mail address; made of digits and
+ * phone punctuation it is a phone number (compared in its normal form); anything else is a
+ * username. Usernames must hold a letter (the sign-up schema), e-mail addresses and phone
+ * numbers are unique, so every identifier names at most one account. See apps/auth/README.md
+ * "Identifiers".
  */
 
 /** Digits only, keeping a leading + when the number starts with one. */
@@ -12,38 +16,26 @@ export function normalizePhone(phone: string): string {
   return trimmed.startsWith('+') ? `+${digits}` : digits;
 }
 
+export type IdentifierKind = 'username' | 'email' | 'phone';
+
 export interface IdentifierLookup {
-  /** Lowercased, trimmed: compared with `username_lower` and `email`. */
-  lower: string;
-  /** Set when the identifier reads as a phone number. */
-  phone: string | null;
+  kind: IdentifierKind;
+  /** The value compared: lowercased for usernames and e-mail, the normal form for phones. */
+  value: string;
 }
 
 export function toIdentifierLookup(identifier: string): IdentifierLookup {
   const trimmed = identifier.trim();
-  const isPhone = PHONE_RE.test(trimmed) && /\d/.test(trimmed);
-  return { lower: trimmed.toLowerCase(), phone: isPhone ? normalizePhone(trimmed) : null };
-}
-
-export interface IdentifierCandidate {
-  usernameLower: string;
-  email: string;
-  phoneNormalized: string;
+  if (trimmed.includes('@')) return { kind: 'email', value: trimmed.toLowerCase() };
+  if (PHONE_RE.test(trimmed) && /\d/.test(trimmed)) return { kind: 'phone', value: normalizePhone(trimmed) };
+  return { kind: 'username', value: trimmed.toLowerCase() };
 }
 
 /**
- * The account an identifier names: a username match first, then an e-mail match, then a
- * phone match only when exactly one account has that number (phones are not unique).
+ * One string per account an identifier could name, for what is derived from identifiers that
+ * match no account (fake salts, lockout subjects): two spellings of one phone number must get
+ * the same fake answer, as they would get the same real one.
  */
-export function pickIdentifierMatch<T extends IdentifierCandidate>(
-  candidates: readonly T[],
-  lookup: IdentifierLookup,
-): T | undefined {
-  const byUsername = candidates.find((c) => c.usernameLower === lookup.lower);
-  if (byUsername) return byUsername;
-  const byEmail = candidates.find((c) => c.email === lookup.lower);
-  if (byEmail) return byEmail;
-  if (lookup.phone === null) return undefined;
-  const byPhone = candidates.filter((c) => c.phoneNormalized === lookup.phone);
-  return byPhone.length === 1 ? byPhone[0] : undefined;
+export function identifierKey(lookup: IdentifierLookup): string {
+  return lookup.kind === 'phone' ? `phone:${lookup.value}` : lookup.value;
 }

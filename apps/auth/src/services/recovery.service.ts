@@ -385,9 +385,7 @@ export class RecoveryService implements OnApplicationBootstrap {
   }
 
   private async findByEmail(email: string): Promise<UserEntity | null> {
-    const lower = email.trim().toLowerCase();
-    const candidates = await this.users.findIdentifierCandidates(lower, null);
-    return candidates.find((u) => u.email === lower) ?? null;
+    return this.users.findByIdentifier('email', email.trim().toLowerCase());
   }
 }
 

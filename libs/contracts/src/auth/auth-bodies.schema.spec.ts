@@ -87,6 +87,23 @@ describe('signupBodySchema', () => {
   it('refuses usernames with characters outside the allowed set', () => {
     expect(messageOf({ ...valid, username: 'bob@home' })).toBe(SIGNUP_MESSAGES.usernameChars);
   });
+
+  it('refuses usernames without a letter (they could read as phone numbers)', () => {
+    for (const username of ['5558168859', '555-816-8859', '555.816.8859', '___']) {
+      expect(messageOf({ ...valid, username })).toBe(SIGNUP_MESSAGES.usernameLetter);
+    }
+    expect(messageOf({ ...valid, username: 'r2d2' })).toBe('ok');
+  });
+
+  it('refuses control characters in the e-mail and the phone number, in the spec order', () => {
+    expect(messageOf({ ...valid, email: 'a\u0000b@example.com' })).toBe(SIGNUP_MESSAGES.email);
+    expect(messageOf({ ...valid, email: 'ab@exa\u0085mple.com' })).toBe(SIGNUP_MESSAGES.email);
+    expect(messageOf({ ...valid, phoneNumber: '555\n0100' })).toBe(SIGNUP_MESSAGES.phone);
+    // The username's length is still the first message when both are wrong.
+    expect(messageOf({ ...valid, username: 'ab', email: 'a\u0000b@example.com' })).toBe(
+      SIGNUP_MESSAGES.usernameShort,
+    );
+  });
 });
 
 describe('loginBodySchema', () => {

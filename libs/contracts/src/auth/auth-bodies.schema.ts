@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hexBytes, sealedKey, uuidV4 } from '../common/formats';
 import { kdfParamsSchema } from '../common/kdf';
-import { FILL_ALL_FIELDS, requiredString, strictBody } from '../common/validation';
+import { FILL_ALL_FIELDS, plainText, requiredString, strictBody } from '../common/validation';
 
 /** Sign-up limits and the spec's messages (section 5, "Sign-up", checked in this order). */
 export const SIGNUP_LIMITS = { usernameMin: 3, usernameMax: 64, emailMax: 254, phoneMax: 32 } as const;
@@ -10,6 +10,7 @@ export const SIGNUP_MESSAGES = {
   usernameShort: 'Username must be at least 3 characters long',
   usernameLong: 'Username must be at most 64 characters long',
   usernameChars: 'Username may only contain letters, numbers, dots, hyphens and underscores',
+  usernameLetter: 'Username must contain at least one letter',
   email: 'Please enter a valid email address',
   phone: 'Please enter a valid phone number',
   // Rules 3-5 (password length, classes, confirmation) are checked on the device:
@@ -21,18 +22,47 @@ export const SIGNUP_MESSAGES = {
   passwordMismatch: 'Passwords do not match',
 } as const;
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PHONE_RE = /^\+?[\d\s\-()]+$/;
+/** No whitespace, control character or lone surrogate anywhere (each part at least one character). */
+export const EMAIL_RE = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+\.[^\s@\p{Cc}\p{Cs}]+$/u;
+/** Digits with spaces, hyphens and parentheses, and an optional leading +. */
+export const PHONE_RE = /^\+?[\d \-()]+$/;
 export const USERNAME_RE = /^[A-Za-z0-9._-]+$/;
+/**
+ * A username must hold a letter: one made of digits and punctuation could read as a phone
+ * number, and sign-in tells identifiers apart by their shape (docs: "Identifiers").
+ */
+export const USERNAME_LETTER_RE = /[A-Za-z]/;
+
+/** The sign-in identifier: a username, an e-mail address or a phone number. */
+export const IDENTIFIER_MESSAGES = {
+  tooLong: 'Identifier is too long',
+  invalid: 'Identifier contains invalid characters',
+} as const;
+export const identifierSchema = requiredString(
+  SIGNUP_LIMITS.emailMax,
+  IDENTIFIER_MESSAGES.tooLong,
+  IDENTIFIER_MESSAGES.invalid,
+).describe(
+  'Its shape decides what it names: with @ an e-mail address; digits, spaces, -, ( and ) with an ' +
+    'optional leading + a phone number (compared by its digits and leading +; numbers are unique); ' +
+    'anything else a username (which must contain a letter). Control characters answer 400.',
+);
+
+/**
+ * A sign-up text: present and not too long here; its characters are judged by the format rules
+ * of the refinement below (which refuse control characters), so the spec's order of messages holds.
+ */
+const signupText = (max: number, tooLong: string) =>
+  z.string({ error: FILL_ALL_FIELDS }).trim().min(1, FILL_ALL_FIELDS).max(max, tooLong);
 
 const AUTH_KEY_MESSAGE = 'Invalid authentication key';
 export const authKeySchema = hexBytes(32, AUTH_KEY_MESSAGE);
 export const saltSchema = hexBytes(16, 'Invalid salt');
 
 export const signupBodySchema = strictBody({
-  username: requiredString(256, SIGNUP_MESSAGES.usernameLong),
-  email: requiredString(SIGNUP_LIMITS.emailMax, SIGNUP_MESSAGES.email),
-  phoneNumber: requiredString(SIGNUP_LIMITS.phoneMax, SIGNUP_MESSAGES.phone),
+  username: signupText(256, SIGNUP_MESSAGES.usernameLong),
+  email: signupText(SIGNUP_LIMITS.emailMax, SIGNUP_MESSAGES.email),
+  phoneNumber: signupText(SIGNUP_LIMITS.phoneMax, SIGNUP_MESSAGES.phone),
   authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
   salt: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS),
   kdfParams: z.custom<unknown>((v) => v !== undefined && v !== null, { error: FILL_ALL_FIELDS }),
@@ -47,6 +77,7 @@ export const signupBodySchema = strictBody({
     if (body.username.length > SIGNUP_LIMITS.usernameMax)
       return fail(SIGNUP_MESSAGES.usernameLong, 'username');
     if (!USERNAME_RE.test(body.username)) return fail(SIGNUP_MESSAGES.usernameChars, 'username');
+    if (!USERNAME_LETTER_RE.test(body.username)) return fail(SIGNUP_MESSAGES.usernameLetter, 'username');
     if (!EMAIL_RE.test(body.email)) return fail(SIGNUP_MESSAGES.email, 'email');
     if (!PHONE_RE.test(body.phoneNumber) || !/\d/.test(body.phoneNumber))
       return fail(SIGNUP_MESSAGES.phone, 'phoneNumber');
@@ -64,18 +95,16 @@ export const signupBodySchema = strictBody({
   }));
 export type SignupBody = z.output<typeof signupBodySchema>;
 
-export const preloginBodySchema = strictBody({
-  identifier: requiredString(SIGNUP_LIMITS.emailMax, 'Identifier is too long'),
-});
+export const preloginBodySchema = strictBody({ identifier: identifierSchema });
 export type PreloginBody = z.output<typeof preloginBodySchema>;
 
 export const preloginResponseSchema = z.object({ salt: z.string(), kdfParams: kdfParamsSchema });
 export type PreloginResponse = z.infer<typeof preloginResponseSchema>;
 
 export const loginBodySchema = strictBody({
-  identifier: requiredString(SIGNUP_LIMITS.emailMax, 'Identifier is too long'),
+  identifier: identifierSchema,
   authKey: z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS).pipe(authKeySchema),
-  totpCode: z.string().max(16).optional(),
+  totpCode: plainText('Invalid verification code').max(16, 'Invalid verification code').optional(),
 });
 export type LoginBody = z.output<typeof loginBodySchema>;
 
@@ -93,12 +122,14 @@ export type SessionIdParam = z.output<typeof sessionIdParamSchema>;
 
 /** RPC body of `auth.refresh`: the gateway passes the refresh cookie's value. */
 export const refreshBodySchema = z.strictObject({
-  refreshToken: z.string({ error: 'Invalid refresh token' }).min(1, 'Invalid refresh token').max(512),
+  refreshToken: plainText('Invalid refresh token')
+    .min(1, 'Invalid refresh token')
+    .max(512, 'Invalid refresh token'),
 });
 export type RefreshBody = z.output<typeof refreshBodySchema>;
 
 /** RPC body of `auth.logout`: the refresh cookie's value when the browser sent one. */
 export const logoutBodySchema = z.strictObject({
-  refreshToken: z.string().max(512).optional(),
+  refreshToken: plainText('Invalid refresh token').max(512, 'Invalid refresh token').optional(),
 });
 export type LogoutBody = z.output<typeof logoutBodySchema>;

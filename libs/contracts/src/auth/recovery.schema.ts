@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hexBytes, sealedKey, uuidV4 } from '../common/formats';
 import { kdfParamsSchema } from '../common/kdf';
-import { FILL_ALL_FIELDS, strictBody } from '../common/validation';
+import { FILL_ALL_FIELDS, plainText, strictBody } from '../common/validation';
 import { authKeySchema, EMAIL_RE, saltSchema, SIGNUP_LIMITS } from './auth-bodies.schema';
 
 /**
@@ -31,14 +31,14 @@ export const RECOVERY_MESSAGES = {
   questions:
     'Please provide 3 complete security questions with answers (questions min 10 chars, answers min 3 chars)',
   questionTooLong: 'Security question is too long',
+  questionChars: 'Security questions must not contain control characters',
   /** The answer of email-code, the same whether or not the address has an account. */
   codeSent: 'If an account exists for this email, a recovery code has been sent. It expires in 15 minutes.',
   verified: 'Verification successful. You have 10 minutes to set a new password.',
   keepVaultKeyNeedsRecoveryKey: 'Only a recovery-key recovery can keep the vault key',
 } as const;
 
-const recoveryEmail = z
-  .string({ error: RECOVERY_MESSAGES.emailRequired })
+const recoveryEmail = plainText(RECOVERY_MESSAGES.email, RECOVERY_MESSAGES.emailRequired)
   .trim()
   .min(1, RECOVERY_MESSAGES.emailRequired)
   .max(SIGNUP_LIMITS.emailMax, RECOVERY_MESSAGES.email)
@@ -50,8 +50,7 @@ const recoveryAuthSchema = hexBytes(32, 'Invalid recovery key');
 const answersAuthSchema = hexBytes(32, RECOVERY_MESSAGES.answersRequired);
 
 /** A bypass token as verify-* hands it out (base64url of 32 random bytes). */
-export const bypassTokenSchema = z
-  .string({ error: FILL_ALL_FIELDS })
+export const bypassTokenSchema = plainText('Invalid recovery token', FILL_ALL_FIELDS)
   .min(1, FILL_ALL_FIELDS)
   .max(128, 'Invalid recovery token');
 
@@ -81,8 +80,7 @@ export type RecoveryVerifyKeyBody = z.output<typeof recoveryVerifyKeyBodySchema>
 
 /** Questions only: the answers never leave the device (their min length is checked there). */
 const questionSchema = z.strictObject({
-  question: z
-    .string({ error: RECOVERY_MESSAGES.questions })
+  question: plainText(RECOVERY_MESSAGES.questionChars, RECOVERY_MESSAGES.questions)
     .trim()
     .min(RECOVERY_LIMITS.questionMin, RECOVERY_MESSAGES.questions)
     .max(RECOVERY_LIMITS.questionMax, RECOVERY_MESSAGES.questionTooLong),
@@ -114,8 +112,8 @@ export const recoveryResetBodySchema = strictBody({
   kdfParams: kdfParamsSchema,
   wrappedVaultKey: sealedKey(),
   newVaultKey: z.boolean({ error: FILL_ALL_FIELDS }),
-  code: z.string().max(16).optional(),
-  backupCode: z.string().max(16).optional(),
+  code: plainText('Invalid verification code').max(16, 'Invalid verification code').optional(),
+  backupCode: plainText('Invalid backup code').max(16, 'Invalid backup code').optional(),
 });
 export type RecoveryResetBody = z.output<typeof recoveryResetBodySchema>;
 

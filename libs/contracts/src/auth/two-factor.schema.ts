@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FILL_ALL_FIELDS, requiredString, strictBody } from '../common/validation';
-import { authKeySchema, SIGNUP_LIMITS } from './auth-bodies.schema';
+import { FILL_ALL_FIELDS, plainText, strictBody } from '../common/validation';
+import { authKeySchema, identifierSchema } from './auth-bodies.schema';
 
 /**
  * Two-factor authentication and backup codes (api-contract.md "Auth service", rows 2fa/*).
@@ -25,17 +25,18 @@ export const BACKUP_CODE_DISPLAY_RE = /^[A-F0-9]{4}-[A-F0-9]{4}$/;
 /** A backup-code answer warns when this many or fewer codes remain. */
 export const BACKUP_CODES_WARN_AT = 2;
 
-const codeField = z
-  .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
+const codeField = plainText(TWO_FACTOR_MESSAGES.invalidCode, TWO_FACTOR_MESSAGES.codeRequired)
   .trim()
   .min(1, TWO_FACTOR_MESSAGES.codeRequired)
   .max(16, TWO_FACTOR_MESSAGES.invalidCode);
-const backupCodeField = z
-  .string({ error: TWO_FACTOR_MESSAGES.backupCodeRequired })
+const backupCodeField = plainText(
+  TWO_FACTOR_MESSAGES.invalidBackupCode,
+  TWO_FACTOR_MESSAGES.backupCodeRequired,
+)
   .trim()
   .min(1, TWO_FACTOR_MESSAGES.backupCodeRequired)
   .max(16, TWO_FACTOR_MESSAGES.invalidBackupCode);
-const identifierField = requiredString(SIGNUP_LIMITS.emailMax, 'Identifier is too long');
+const identifierField = identifierSchema;
 const authKeyField = z.string({ error: FILL_ALL_FIELDS }).min(1, FILL_ALL_FIELDS).pipe(authKeySchema);
 
 /** POST /api/auth/2fa/enable: nothing to send (the account is the caller's). */

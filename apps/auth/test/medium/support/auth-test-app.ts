@@ -143,7 +143,8 @@ export function signupBody(overrides: Partial<SignupBody> = {}): SignupBody {
   return {
     username: `user_${tag}`,
     email: `user_${tag}@example.com`,
-    phoneNumber: `+1 555 ${parseInt(tag.slice(0, 4), 16).toString().padStart(5, '0')}`,
+    // Phone numbers are unique: all 32 random bits, so the accounts of one test file never collide.
+    phoneNumber: `+1 555 ${parseInt(tag, 16).toString().padStart(10, '0')}`,
     authKey: hex(32),
     salt: hex(16),
     kdfParams: DEFAULT_KDF_PARAMS,

@@ -96,6 +96,8 @@ describe('validateSignup (spec section 5, in order)', () => {
 
   it("then the server's username rules, before any key derivation", () => {
     expect(check({ username: 'bob@home' })).toBe(SIGNUP_MESSAGES.usernameChars);
+    expect(check({ username: '5558168859' })).toBe(SIGNUP_MESSAGES.usernameLetter);
+    expect(check({ username: '555-816-8859' })).toBe(SIGNUP_MESSAGES.usernameLetter);
     expect(check({ username: 'a'.repeat(65) })).toBe(SIGNUP_MESSAGES.usernameLong);
   });
 });

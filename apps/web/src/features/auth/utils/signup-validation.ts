@@ -1,4 +1,11 @@
-import { EMAIL_RE, PHONE_RE, SIGNUP_LIMITS, SIGNUP_MESSAGES, USERNAME_RE } from '@vault/contracts';
+import {
+  EMAIL_RE,
+  PHONE_RE,
+  SIGNUP_LIMITS,
+  SIGNUP_MESSAGES,
+  USERNAME_LETTER_RE,
+  USERNAME_RE,
+} from '@vault/contracts';
 
 export interface SignupFields {
   username: string;
@@ -61,5 +68,7 @@ export function validateSignup(f: SignupFields): string | null {
   // The server's username limits (libs/contracts), checked before any key derivation.
   if (username.length > SIGNUP_LIMITS.usernameMax) return SIGNUP_MESSAGES.usernameLong;
   if (!USERNAME_RE.test(username)) return SIGNUP_MESSAGES.usernameChars;
+  // A username of digits alone could read as a phone number at sign-in.
+  if (!USERNAME_LETTER_RE.test(username)) return SIGNUP_MESSAGES.usernameLetter;
   return null;
 }
