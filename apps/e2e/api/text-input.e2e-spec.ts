@@ -5,10 +5,10 @@
  * message, nothing else, and no service logs a stack trace or an unexpected error meanwhile.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ErrorCode, type ErrorBody } from '@vault/contracts';
+import { ErrorCode, REFRESH_COOKIE, type ErrorBody } from '@vault/contracts';
 import { signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv } from '../support/env';
-import type { ApiClient } from '../support/http';
+import { ApiClient } from '../support/http';
 import { readLogs, settleLogs } from '../support/logs';
 
 /** NUL, other C0 controls, DEL, a C1 control and a lone surrogate (not storable as UTF-8). */
@@ -338,6 +338,24 @@ describe('control characters in every text field', () => {
     });
     expect(question.status).toBe(400);
     expect(question.body).toMatchObject({ error: 'Security questions must not contain control characters' });
+  });
+
+  it('answers a refresh cookie with control characters as no valid token: refresh 401, logout 204', async () => {
+    for (const bad of ['%00', '%0A', '%7F', '%C2%85']) {
+      const client = new ApiClient(`cookie-${bad}`);
+      const sid = account.client.refreshToken!.split('.')[0]!;
+      client.jar.set(REFRESH_COOKIE.name, `${sid}.${bad}${'A'.repeat(40)}`, REFRESH_COOKIE.path);
+      const refreshed = await client.post('/api/auth/refresh', undefined, { token: null });
+      expect({ bad, status: refreshed.status, body: refreshed.body }).toEqual({
+        bad,
+        status: 401,
+        body: expect.objectContaining({ code: ErrorCode.REFRESH_INVALID }) as unknown,
+      });
+      client.jar.set(REFRESH_COOKIE.name, `${sid}.${bad}${'A'.repeat(40)}`, REFRESH_COOKIE.path);
+      expect((await client.post('/api/auth/logout', undefined, { token: null })).status).toBe(204);
+    }
+    // The session those cookies named lives on.
+    expect((await account.client.get('/api/auth/me')).status).toBe(200);
   });
 
   it('logged no stack trace and no unexpected error while answering them', async () => {

@@ -128,8 +128,11 @@ export const refreshBodySchema = z.strictObject({
 });
 export type RefreshBody = z.output<typeof refreshBodySchema>;
 
-/** RPC body of `auth.logout`: the refresh cookie's value when the browser sent one. */
+/**
+ * RPC body of `auth.logout`: the refresh cookie's value when the browser sent one. Logout always
+ * succeeds, so a cookie that cannot be a token is taken as no cookie.
+ */
 export const logoutBodySchema = z.strictObject({
-  refreshToken: plainText('Invalid refresh token').max(512, 'Invalid refresh token').optional(),
+  refreshToken: plainText('Invalid refresh token').max(512).optional().catch(undefined),
 });
 export type LogoutBody = z.output<typeof logoutBodySchema>;

@@ -51,6 +51,11 @@ describe('parseFirst backstop', () => {
     expect(parseFirst(z.string(), 'a\u0000')).toMatchObject({ ok: false, path: [] });
   });
 
+  it('judges what the schema hands on: a field it drops or replaces does not count', () => {
+    const lenient = z.object({ token: z.string().max(3).optional().catch(undefined) });
+    expect(parseFirst(lenient, { token: 'x\u0000yyyy' })).toEqual({ ok: true, data: { token: undefined } });
+  });
+
   it('lets other text through untouched', () => {
     const loose = z.object({ meta: z.record(z.string(), z.unknown()) });
     expect(parseFirst(loose, { meta: { note: 'line\nbreak\ttab 😀' } })).toEqual({

@@ -46,9 +46,9 @@ export type ParseResult<T> =
  * API answers (api-contract.md: "400 with the first failing rule's message").
  *
  * Every request body, query and route parameter of the gateway and of the services' RPC
- * handlers passes here, so this is also the backstop for text: a field whose schema has no
- * rule of its own against control characters still cannot carry NUL or a lone surrogate to
- * the database (a 400 naming the field, never PostgreSQL's 500).
+ * handlers passes here, so this is also the backstop for text: whatever a schema lets
+ * through (its output, which is what handlers use) cannot carry NUL or a lone surrogate to the
+ * database (a 400 naming the field, never PostgreSQL's 500).
  */
 export function parseFirst<S extends z.ZodType>(schema: S, input: unknown): ParseResult<z.output<S>> {
   const result = schema.safeParse(input);
@@ -60,7 +60,7 @@ export function parseFirst<S extends z.ZodType>(schema: S, input: unknown): Pars
       path: (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p)),
     };
   }
-  const unsafe = findUnstorableText(input);
+  const unsafe = findUnstorableText(result.data);
   if (unsafe) return { ok: false, message: FORBIDDEN_TEXT_MESSAGE, path: unsafe };
   return { ok: true, data: result.data };
 }
