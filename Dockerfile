@@ -1,9 +1,16 @@
 # syntax=docker/dockerfile:1
 # One image recipe for every service: `docker build --build-arg SERVICE=auth .`
+# The runtime image holds compiled output, package manifests and production dependencies only:
+# no sources, tests, specs or test servers (`npm test`'s deploy tier, infra/dockerfile-check.mjs).
 ARG NODE_VERSION=22
 
 # ── dependencies (cached while package files do not change) ──────────────────
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
+# The npm the workspace uses (npm 11), which reads package.json's `allowScripts`: install scripts
+# of the listed packages run, `false` ones such as @scarf/scarf's telemetry do not. The npm
+# bundled with Node 22 is older and ignores that field.
+ARG NPM_VERSION=11.19.1
+RUN npm install --global "npm@${NPM_VERSION}" --no-audit --no-fund --loglevel=error
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY libs/crypto/package.json libs/crypto/
@@ -18,8 +25,7 @@ COPY apps/scan-worker/package.json apps/scan-worker/
 COPY apps/web/package.json apps/web/
 COPY apps/e2e/package.json apps/e2e/
 COPY bench/package.json bench/
-# npm ci, or npm install with the locked versions when npm refuses its own lockfile (npm/cli#4828).
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 
 # ── build every project (TypeScript project references) ──────────────────────
 FROM deps AS build
@@ -33,9 +39,12 @@ FROM deps AS prod-deps
 RUN npm prune --omit=dev --no-audit --no-fund
 
 # ── runtime: one service ─────────────────────────────────────────────────────
+# Each project's package.json and its tsconfig build output (dist): the tsconfigs leave out
+# *.spec.ts and src/testing, and the libs' test servers (`@vault/storage/testing`,
+# `@vault/server-kit/testing`) build into libs/*/testing/dist, which is not copied.
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG SERVICE
-RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|gateway>" && exit 1)
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|files|scan-worker|gateway>" && exit 1)
 ENV NODE_ENV=production \
     SERVICE=${SERVICE}
 WORKDIR /app
@@ -49,7 +58,11 @@ COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
 COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
 COPY --from=build /app/libs/storage/package.json libs/storage/
 COPY --from=build /app/libs/storage/dist libs/storage/dist
-COPY --from=build /app/apps/${SERVICE} apps/${SERVICE}
+COPY --from=build /app/apps/${SERVICE}/package.json apps/${SERVICE}/
+COPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist
+# The gateway's placeholder page (apps/gateway/static, served when WEB_ROOT has no index.html);
+# the pattern matches nothing for the other services, which BuildKit accepts.
+COPY --from=build /app/apps/${SERVICE}/stati[c] apps/${SERVICE}/static/
 # The built web app (static files, ~0.5 MB): the gateway serves it unless nginx does.
 COPY --from=build /app/apps/web/dist apps/web/dist
 COPY infra/keygen.mjs infra/keygen.mjs

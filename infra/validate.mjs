@@ -3,11 +3,22 @@
 // here, so compose is validated by docker-compose's own parser and by the compose-spec
 // JSON schema, and the Dockerfile is checked against the workspace it builds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import {
+  allowScriptsOf,
+  defaultReadTsconfig,
+  dependencyProblems,
+  missingRuntimeFiles,
+  parseDockerfile,
+  runtimeCopyProblems,
+  runtimeNeeds,
+  tsconfigEmitters,
+  workspaceFiles,
+} from './dockerfile-check.mjs';
 
 const require = createRequire(import.meta.url);
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -86,7 +97,7 @@ check('the Dockerfile copies the package.json of every workspace before npm ci',
   for (const pattern of pkg.workspaces) {
     const base = pattern.replace(/\/\*$/, '');
     if (pattern.endsWith('/*')) {
-      for (const entry of require('node:fs').readdirSync(join(root, base))) {
+      for (const entry of readdirSync(join(root, base))) {
         if (existsSync(join(root, base, entry, 'package.json'))) dirs.push(`${base}/${entry}`);
       }
     } else dirs.push(base);
@@ -94,6 +105,198 @@ check('the Dockerfile copies the package.json of every workspace before npm ci',
   const missing = dirs.filter((d) => !dockerfile.includes(`COPY ${d}/package.json ${d}/`));
   if (missing.length) throw new Error(`Dockerfile misses: ${missing.join(', ')}`);
 });
+
+// ── the Dockerfile: what the runtime image holds, how dependencies are installed ──────────
+const dockerfileText = readFileSync(join(root, 'Dockerfile'), 'utf8');
+const services = buildArgs.map(([, arg]) => arg);
+const targets = [
+  ...new Set(Object.values(compose.services).flatMap((d) => (d.build?.target ? [d.build.target] : []))),
+];
+const libs = readdirSync(join(root, 'libs')).filter((l) => existsSync(join(root, 'libs', l, 'package.json')));
+const files = workspaceFiles(root);
+const allowScripts = allowScriptsOf(root);
+const dockerCtx = (readTsconfig = defaultReadTsconfig) => ({
+  root,
+  services,
+  files,
+  emitters: tsconfigEmitters(root, readTsconfig),
+});
+const DOCKER_CHECKS = {
+  'test-code': (text, ctx) => {
+    const parsed = parseDockerfile(text);
+    return (targets.length ? targets : [undefined]).flatMap((target) =>
+      runtimeCopyProblems(parsed, { ...ctx, target }),
+    );
+  },
+  needs: (text) => {
+    const parsed = parseDockerfile(text);
+    return (targets.length ? targets : [undefined]).flatMap((target) =>
+      missingRuntimeFiles(parsed, runtimeNeeds(libs), target).map(
+        (n) => `the runtime stage does not copy ${n} to ${n}`,
+      ),
+    );
+  },
+  deps: (text) => dependencyProblems(parseDockerfile(text), { allowScripts }),
+};
+
+check(
+  'the runtime image copies no sources, tests, specs or test servers (only package.json, dist, production node_modules)',
+  () => {
+    const problems = DOCKER_CHECKS['test-code'](dockerfileText, dockerCtx());
+    if (problems.length) throw new Error(problems.join('\n'));
+  },
+);
+
+check("the runtime image holds what a service runs: its package.json and dist, and every lib's", () => {
+  const problems = DOCKER_CHECKS.needs(dockerfileText);
+  if (problems.length) throw new Error(problems.join('\n'));
+});
+
+check('npm ci installs the lockfile with no fallback, on an npm that reads allowScripts', () => {
+  const problems = DOCKER_CHECKS.deps(dockerfileText);
+  if (problems.length) throw new Error(problems.join('\n'));
+});
+
+// Planted mistakes: each must be caught by the check named, or that check proves nothing.
+const APP_COPY =
+  'COPY --from=build /app/apps/${SERVICE}/package.json apps/${SERVICE}/\nCOPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist\n';
+const RUNTIME_FROM = /^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS runtime$/m;
+const beforeUser = (line) => (text) => text.replace(/^USER node$/m, `${line}\nUSER node`);
+const replace = (from, to) => (text) => {
+  if (!(typeof from === 'string' ? text.includes(from) : from.test(text)))
+    throw new Error(`the planted mistake does not apply: ${from} is not in the Dockerfile`);
+  return text.replace(from, to);
+};
+/** A tsconfig reader that sees `config` changed by `edit` (the file on disk is left alone). */
+const tsconfigEdited = (config, edit) => (r, name) => {
+  if (name !== config) return defaultReadTsconfig(r, name);
+  const json = JSON.parse(readFileSync(join(r, name), 'utf8'));
+  return defaultReadTsconfig(r, name, edit(json));
+};
+const MUTATIONS = [
+  [
+    'test-code',
+    'the whole app folder (COPY --from=build /app/apps/${SERVICE} apps/${SERVICE})',
+    replace(APP_COPY, 'COPY --from=build /app/apps/${SERVICE} apps/${SERVICE}\n'),
+  ],
+  [
+    'test-code',
+    "an app's sources",
+    beforeUser('COPY --from=build /app/apps/${SERVICE}/src apps/${SERVICE}/src'),
+  ],
+  [
+    'test-code',
+    "an app's tests",
+    beforeUser('COPY --from=build /app/apps/${SERVICE}/test apps/${SERVICE}/test'),
+  ],
+  [
+    'test-code',
+    'everything in an app folder (a wildcard)',
+    beforeUser('COPY --from=build /app/apps/${SERVICE}/* apps/${SERVICE}/'),
+  ],
+  [
+    'test-code',
+    'compiled spec files',
+    beforeUser('COPY --from=build /app/apps/${SERVICE}/dist/*.spec.js apps/${SERVICE}/dist/'),
+  ],
+  [
+    'test-code',
+    "a lib's testing folder",
+    beforeUser('COPY --from=build /app/libs/storage/testing libs/storage/testing'),
+  ],
+  [
+    'test-code',
+    "a lib's compiled test servers",
+    beforeUser('COPY --from=build /app/libs/server-kit/testing/dist libs/server-kit/testing/dist'),
+  ],
+  ['test-code', 'the e2e tests from the build context', beforeUser('COPY apps/e2e apps/e2e')],
+  ['test-code', 'a benchmark', beforeUser('COPY bench/signin.bench.mjs bench/')],
+  [
+    'test-code',
+    'the whole libs folder',
+    replace('COPY --from=build /app/libs/storage/dist libs/storage/dist', 'COPY --from=build /app/libs libs'),
+  ],
+  ['test-code', 'the whole workspace', beforeUser('COPY . .')],
+  [
+    'test-code',
+    'a whole app folder, exec form over continued lines',
+    beforeUser('COPY --from=build \\\n    # the app\n    ["/app/apps/${SERVICE}", "apps/${SERVICE}/"]'),
+  ],
+  ['test-code', 'a source file by ADD', beforeUser('ADD apps/gateway/src/main.ts apps/gateway/src/')],
+  ['test-code', 'a runtime stage built FROM the build stage', replace(RUNTIME_FROM, 'FROM build AS runtime')],
+  [
+    'test-code',
+    'node_modules with the dev dependencies',
+    replace('--from=prod-deps /app/node_modules', '--from=deps /app/node_modules'),
+  ],
+  [
+    'test-code',
+    "a lib's tsconfig that compiles src/testing into dist",
+    null,
+    tsconfigEdited('libs/storage/tsconfig.json', (j) => ({ ...j, exclude: ['src/**/*.spec.ts'] })),
+  ],
+  [
+    'test-code',
+    "a service's tsconfig that compiles its specs",
+    null,
+    tsconfigEdited('apps/files/tsconfig.json', (j) => ({ ...j, exclude: [] })),
+  ],
+  [
+    'test-code',
+    'the scan worker compiling its src/testing helpers',
+    null,
+    tsconfigEdited('apps/scan-worker/tsconfig.json', (j) => ({ ...j, exclude: ['src/**/*.spec.ts'] })),
+  ],
+  [
+    'test-code',
+    'the test servers built into the copied dist',
+    null,
+    tsconfigEdited('libs/storage/tsconfig.testing.json', (j) => ({
+      ...j,
+      compilerOptions: { ...j.compilerOptions, outDir: 'dist/testing' },
+    })),
+  ],
+  [
+    'needs',
+    "the service's dist left out",
+    replace('COPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist\n', ''),
+  ],
+  [
+    'needs',
+    "a lib's package.json left out",
+    replace('COPY --from=build /app/libs/storage/package.json libs/storage/\n', ''),
+  ],
+  [
+    'deps',
+    'npm ci falling back to npm install',
+    replace(/^RUN npm ci (.*)$/m, 'RUN npm ci $1 || npm install $1'),
+  ],
+  ['deps', 'npm install instead of npm ci', replace(/^RUN npm ci /m, 'RUN npm install ')],
+  [
+    'deps',
+    "the image's bundled npm (allowScripts ignored)",
+    replace(/^RUN npm install --global "npm@.*\n/m, ''),
+  ],
+  [
+    'deps',
+    'an npm older than allowScripts needs',
+    replace(/^ARG NPM_VERSION=.*$/m, 'ARG NPM_VERSION=11.12.0'),
+  ],
+  ['deps', 'an npm that is not pinned', replace(/^ARG NPM_VERSION=.*$/m, 'ARG NPM_VERSION=latest')],
+  ['deps', 'install scripts ignored', replace(/^RUN npm ci /m, 'RUN npm ci --ignore-scripts ')],
+];
+for (const [id, what, mutate, readTsconfig] of MUTATIONS) {
+  check(`the Dockerfile check "${id}" catches: ${what}`, () => {
+    const text = mutate ? mutate(dockerfileText) : dockerfileText;
+    const problems = DOCKER_CHECKS[id](text, dockerCtx(readTsconfig));
+    if (!problems.length) throw new Error('not caught');
+    if (process.env.VAULT_DEPLOY_VERBOSE) console.log(`      ${problems.join('\n      ')}`);
+  });
+}
+for (const id of Object.keys(DOCKER_CHECKS))
+  check(`the Dockerfile check "${id}" is exercised by a planted mistake`, () => {
+    if (!MUTATIONS.some(([m]) => m === id)) throw new Error('no planted mistake for it');
+  });
 
 check('services wait for their dependencies and migrations', () => {
   const s = compose.services;

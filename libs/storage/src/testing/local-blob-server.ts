@@ -2,8 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { ERROR_INFO, ErrorCode, VaultError } from '@vault/contracts';
-import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, verifyBlobSignature } from '../local/blob-signature';
-import type { StorageDriver } from '../storage-driver';
+// This entry is built on its own (tsconfig.testing.json → testing/dist, never in an image) and
+// loads the lib through its package entry at run time, like any other consumer of the lib.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a relative path would point into testing/dist
+import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, verifyBlobSignature, type StorageDriver } from '@vault/storage';
 
 export interface LocalBlobServerOptions {
   /** The driver the bytes go to (normally a LocalStorageDriver). */
