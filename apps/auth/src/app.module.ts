@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SecretHasher } from '@vault/server-kit';
+import { RedisRateLimiter, SecretHasher } from '@vault/server-kit';
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
@@ -71,6 +72,12 @@ export class AppModule {
         { provide: AUTH_CONFIG, useValue: config },
         { provide: DataSource, useFactory: () => connectDatabase(config.database) },
         { provide: AUTH_REDIS, useFactory: () => connectRedis(config.redis) },
+        // The one window counter of the failure and e-mail limits (login-attempts, recovery-tokens, two-factor).
+        {
+          provide: RedisRateLimiter,
+          useFactory: (redis: Redis) => new RedisRateLimiter(redis),
+          inject: [AUTH_REDIS],
+        },
         { provide: SecretHasher, useFactory: () => new SecretHasher(config.secretHash) },
         { provide: TokenService, useFactory: () => TokenService.create(config.jwt) },
         ConnectionsLifecycle,

@@ -38,7 +38,7 @@ export async function startFilesService(
 
   const files = app.get(FilesService);
   const queues = app.get(QueuesRepository);
-  queues.consumeScanResults((result) => files.recordScan(result));
+  await queues.consumeScanResults((result) => files.recordScan(result));
   await queues.scheduleCleanup(config.cleanup.intervalSeconds * 1000, () => files.cleanupAbandoned());
 
   const http = createBlobServer(app.get(BlobService), log);

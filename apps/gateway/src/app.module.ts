@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ClientProxyFactory } from '@nestjs/microservices';
-import { rpcClientOptions } from '@vault/server-kit';
+import { RedisRateLimiter, rpcClientOptions } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { JwtAuthGuard } from './auth/jwt-auth.guard';
@@ -29,7 +29,6 @@ import { HealthService } from './routes/health/health.service';
 import { NotesController } from './routes/notes/notes.controller';
 import { WebConfigRoute } from './routes/web-config/web-config.route';
 import { RateLimitGuard } from './security/rate-limit.guard';
-import { RateLimiter } from './security/rate-limiter';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -112,7 +111,7 @@ export class AppModule {
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
         SessionLiveness,
         RefreshCookies,
-        RateLimiter,
+        { provide: RedisRateLimiter, useFactory: () => new RedisRateLimiter(redis) },
         HealthService,
         WebConfigRoute,
         // Global guards run in this order: who is calling first, so limits count per user.

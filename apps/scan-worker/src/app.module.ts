@@ -1,12 +1,11 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { SCAN_QUEUE } from '@vault/contracts';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { JOB_QUEUES, JobQueues, JobWorker, SCAN_FILE_JOB } from '@vault/server-kit';
+import type Redis from 'ioredis';
 import { SCAN_WORKER_CONFIG, type ScanWorkerConfig } from './config/scan-worker.config';
 import { HealthService } from './health/health.service';
-import { JobRegistry } from './jobs/job-registry';
-import { SCAN_FILE_JOB, SCAN_QUEUE_JOBS, ScanFileJobHandler } from './jobs/scan-file.job';
+import { ScanFileJobHandler } from './jobs/scan-file.job';
 import { connectQueueRedis, connectRedis, QUEUE_CONNECTION, SCAN_REDIS } from './queues/connections';
 import { WorkerLifecycle } from './queues/lifecycle';
-import { QueueWorker, SCAN_JOB_REGISTRY } from './queues/queue-worker';
 import { ScanLocksRepository } from './queues/scan-locks.repository';
 import { ScanResultPublisher } from './queues/scan-result.publisher';
 import { FileScanner, OBJECT_READERS } from './scanners/file-scanner.service';
@@ -19,7 +18,7 @@ export interface ScanWorkerOverrides {
 
 /**
  * The scan worker: a Nest application context (no HTTP) around one BullMQ worker on
- * SCAN_QUEUE. Built from a validated config (nothing here reads the environment); Redis is
+ * SCAN_QUEUE (server-kit JOB_QUEUES.scan). Built from a validated config (nothing here reads the environment); Redis is
  * connected while the module initialises and the job registry is checked, so a broken
  * dependency or a job without handler fails the boot instead of the first job.
  */
@@ -37,16 +36,25 @@ export class AppModule {
           useFactory: () => overrides.readers ?? createObjectReaders(config.storage),
         },
         {
-          provide: SCAN_JOB_REGISTRY,
-          useFactory: (scanFile: ScanFileJobHandler) =>
-            JobRegistry.create(SCAN_QUEUE, SCAN_QUEUE_JOBS, { [SCAN_FILE_JOB]: scanFile }),
-          inject: [ScanFileJobHandler],
+          provide: JobQueues,
+          useFactory: (connection: Redis) => new JobQueues({ connection, prefix: config.redis.queuePrefix }),
+          inject: [QUEUE_CONNECTION],
+        },
+        {
+          // JOB_QUEUES.scan's registry is checked here: a job without a handler fails the boot.
+          provide: JobWorker,
+          useFactory: (jobs: JobQueues, scanFile: ScanFileJobHandler) =>
+            jobs.worker(
+              JOB_QUEUES.scan,
+              { [SCAN_FILE_JOB]: scanFile },
+              { concurrency: config.scan.concurrency, logger: new Logger('QueueWorker') },
+            ),
+          inject: [JobQueues, ScanFileJobHandler],
         },
         FileScanner,
         ScanLocksRepository,
         ScanResultPublisher,
         ScanFileJobHandler,
-        QueueWorker,
         HealthService,
         WorkerLifecycle,
       ],

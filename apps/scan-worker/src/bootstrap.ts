@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext, LoggerService } from '@nestjs/common';
+import { JobWorker } from '@vault/server-kit';
 import { AppModule, type ScanWorkerOverrides } from './app.module';
 import type { ScanWorkerConfig } from './config/scan-worker.config';
-import { QueueWorker } from './queues/queue-worker';
 
 /** Creates the worker's context and starts consuming SCAN_QUEUE (used by main.ts and the medium tests). */
 export async function startScanWorker(
@@ -17,7 +17,7 @@ export async function startScanWorker(
   });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   try {
-    await app.get(QueueWorker).start();
+    await app.get(JobWorker).start();
   } catch (error) {
     await app.close();
     throw error;

@@ -7,5 +7,4 @@ export {
   type ScanWorkerConfig,
   type ScanWorkerEnv,
 } from './config/scan-worker.config';
-export { SCAN_FILE_JOB } from './jobs/scan-file.job';
-export { SCAN_RESULT_JOB } from './queues/scan-result.publisher';
+export { SCAN_FILE_JOB, SCAN_RESULT_JOB } from '@vault/server-kit';

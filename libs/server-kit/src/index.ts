@@ -3,6 +3,7 @@ export * from './logging';
 export * from './errors';
 export * from './rpc';
 export * from './redis';
+export * from './jobs';
 export * from './database';
 export * from './health';
 export * from './security';

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { redisKeys } from '@vault/server-kit';
+import { RedisRateLimiter, redisKeys, type RateLimitAnswer, type RateLimitRule } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Result } from 'ioredis';
 import { AUTH_REDIS } from './connections';
 
 /**
- * Lockout counters and per-IP sign-in throttles in Redis. A subject is `u:{userId}` for an
+ * Lockout counters and per-IP sign-in throttles (server-kit's RedisRateLimiter) in Redis. A subject is `u:{userId}` for an
  * account, or an HMAC of an unknown identifier. Keys carry no identifier in clear.
  */
 const keys = {
@@ -32,13 +32,6 @@ end
 return {0, n, 0}
 `;
 
-/** KEYS: counter. ARGV: windowSeconds. A fixed window that starts with the first failure. */
-const COUNT_IN_WINDOW_LUA = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     authRecordLoginFailure(
@@ -48,7 +41,6 @@ declare module 'ioredis' {
       lockMs: number,
       memorySeconds: number,
     ): Result<[number, number, number], Context>;
-    authCountInWindow(key: string, windowSeconds: number): Result<number, Context>;
   }
 }
 
@@ -60,9 +52,11 @@ export interface FailureOutcome {
 
 @Injectable()
 export class LoginAttemptsRepository {
-  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
+  constructor(
+    @Inject(AUTH_REDIS) private readonly redis: Redis,
+    private readonly limiter: RedisRateLimiter,
+  ) {
     redis.defineCommand('authRecordLoginFailure', { numberOfKeys: 2, lua: RECORD_FAILURE_LUA });
-    redis.defineCommand('authCountInWindow', { numberOfKeys: 1, lua: COUNT_IN_WINDOW_LUA });
   }
 
   /** Milliseconds left on the subject's lock, 0 when it is not locked. */
@@ -97,13 +91,12 @@ export class LoginAttemptsRepository {
     await this.redis.del(keys.failures(subject), keys.lock(subject));
   }
 
-  /** Failed sign-ins from an IP in the current window, and the window's remaining time. */
-  async ipFailures(ip: string): Promise<{ failures: number; remainingMs: number }> {
-    const [count, ttl] = await Promise.all([this.redis.get(keys.ip(ip)), this.redis.pttl(keys.ip(ip))]);
-    return { failures: Number(count ?? 0), remainingMs: ttl > 0 ? ttl : 0 };
+  /** Failed sign-ins from an IP in the current window; `allowed` while fewer than `maxFailures`. */
+  ipFailures(ip: string, maxFailures: number): Promise<RateLimitAnswer> {
+    return this.limiter.peek(keys.ip(ip), maxFailures);
   }
 
-  async recordIpFailure(ip: string, windowSeconds: number): Promise<number> {
-    return this.redis.authCountInWindow(keys.ip(ip), windowSeconds);
+  recordIpFailure(ip: string, rule: RateLimitRule): Promise<RateLimitAnswer> {
+    return this.limiter.hit(keys.ip(ip), rule);
   }
 }

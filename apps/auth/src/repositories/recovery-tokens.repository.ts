@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { redisKeys } from '@vault/server-kit';
+import { RedisRateLimiter, redisKeys, type RateLimitAnswer, type RateLimitRule } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Result } from 'ioredis';
 import { AUTH_REDIS } from './connections';
@@ -9,7 +9,8 @@ import { AUTH_REDIS } from './connections';
  * - `recovery:code:{userId}`: the pending e-mail code's HMAC and its failed tries (one per account;
  *   a new code replaces the old one);
  * - `recovery:bypass:{sha256(token)}`: the user a bypass token resets, and how it was earned;
- * - `rl:recovery-*:{subject}` and `recovery:fail:{kind}:{subject}`: fixed-window counters.
+ * - `rl:recovery-*:{subject}` and `recovery:fail:{kind}:{subject}`: fixed-window counters
+ *   (server-kit's RedisRateLimiter).
  * Nothing here is a secret in clear: codes and tokens are stored as digests only.
  */
 export const recoveryKeys = {
@@ -36,13 +37,6 @@ if tries >= tonumber(ARGV[2]) then redis.call('DEL', KEYS[1]) end
 return -1
 `;
 
-/** KEYS: counter. ARGV: windowSeconds. A fixed window that opens with the first hit. */
-const COUNT_LUA = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return {n, redis.call('PTTL', KEYS[1])}
-`;
-
 /** KEYS: bypass. Reads and deletes in one step: a token works once, even under a race. */
 const CONSUME_BYPASS_LUA = `
 local v = redis.call('HMGET', KEYS[1], 'userId', 'method')
@@ -62,7 +56,6 @@ return n
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     authRecoveryCheckCode(key: string, presentedHash: string, maxTries: number): Result<number, Context>;
-    authRecoveryCount(key: string, windowSeconds: number): Result<[number, number], Context>;
     authRecoveryConsumeBypass(key: string): Result<[string, string] | null, Context>;
     authRecoveryBypassFailure(key: string, maxFailures: number): Result<number, Context>;
   }
@@ -78,9 +71,11 @@ export interface BypassGrant {
 
 @Injectable()
 export class RecoveryTokensRepository {
-  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
+  constructor(
+    @Inject(AUTH_REDIS) private readonly redis: Redis,
+    private readonly limiter: RedisRateLimiter,
+  ) {
     redis.defineCommand('authRecoveryCheckCode', { numberOfKeys: 1, lua: CHECK_CODE_LUA });
-    redis.defineCommand('authRecoveryCount', { numberOfKeys: 1, lua: COUNT_LUA });
     redis.defineCommand('authRecoveryConsumeBypass', { numberOfKeys: 1, lua: CONSUME_BYPASS_LUA });
     redis.defineCommand('authRecoveryBypassFailure', { numberOfKeys: 1, lua: BYPASS_FAILURE_LUA });
   }
@@ -100,19 +95,18 @@ export class RecoveryTokensRepository {
     return outcome === 1 ? 'right' : outcome === 0 ? 'missing' : 'wrong';
   }
 
-  /** Counts one hit in a fixed window; answers the count and the window's remaining milliseconds. */
-  async hit(key: string, windowSeconds: number): Promise<{ count: number; remainingMs: number }> {
-    const [count, remainingMs] = await this.redis.authRecoveryCount(key, windowSeconds);
-    return { count, remainingMs: Math.max(0, remainingMs) };
+  /** Counts one hit on a rate-limit key (`recoveryKeys.rate` / `failures`). */
+  hit(key: string, rule: RateLimitRule): Promise<RateLimitAnswer> {
+    return this.limiter.hit(key, rule);
   }
 
-  async peekCount(key: string): Promise<{ count: number; remainingMs: number }> {
-    const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
-    return { count: Number(count ?? 0), remainingMs: ttl > 0 ? ttl : 0 };
+  /** A key's current window, counting nothing: `allowed` while fewer than `limit` hits. */
+  peek(key: string, limit: number): Promise<RateLimitAnswer> {
+    return this.limiter.peek(key, limit);
   }
 
-  async clear(...keys: string[]): Promise<void> {
-    if (keys.length > 0) await this.redis.del(...keys);
+  clear(...keys: string[]): Promise<void> {
+    return this.limiter.reset(...keys);
   }
 
   async storeBypass(tokenHash: string, grant: BypassGrant, ttlSeconds: number): Promise<void> {

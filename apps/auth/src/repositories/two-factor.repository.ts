@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RedisRateLimiter, type RateLimitAnswer, type RateLimitRule } from '@vault/server-kit';
 import type Redis from 'ioredis';
-import type { Result } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SecurityEventEntity } from '../entities/security-event.entity';
@@ -26,19 +26,6 @@ const keys = {
   failures: (userId: string) => `2fa-fail:${userId}`,
 };
 
-/** KEYS: counter. ARGV: windowSeconds. A fixed window that starts with the first failure. */
-const COUNT_IN_WINDOW_LUA = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    authCount2faFailure(key: string, windowSeconds: number): Result<number, Context>;
-  }
-}
-
 /**
  * `auth.totp`, `auth.backup_codes` and the 2FA marks in Redis. Every change of the 2FA
  * state writes its security event in the same transaction.
@@ -48,9 +35,8 @@ export class TwoFactorRepository {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(AUTH_REDIS) private readonly redis: Redis,
-  ) {
-    redis.defineCommand('authCount2faFailure', { numberOfKeys: 1, lua: COUNT_IN_WINDOW_LUA });
-  }
+    private readonly limiter: RedisRateLimiter,
+  ) {}
 
   async findTotp(userId: string): Promise<TotpRow | null> {
     const rows: { secret_sealed: string; enabled_at: Date | null }[] = await this.dataSource.query(
@@ -159,21 +145,17 @@ export class TwoFactorRepository {
     return ok === 'OK';
   }
 
-  /** Failures in the current window (and the window's remaining time). */
-  async failures(userId: string): Promise<{ failures: number; remainingMs: number }> {
-    const [count, ttl] = await Promise.all([
-      this.redis.get(keys.failures(userId)),
-      this.redis.pttl(keys.failures(userId)),
-    ]);
-    return { failures: Number(count ?? 0), remainingMs: ttl > 0 ? ttl : 0 };
+  /** Failures in the current window (server-kit's RedisRateLimiter); `allowed` while fewer than `maxFailures`. */
+  failures(userId: string, maxFailures: number): Promise<RateLimitAnswer> {
+    return this.limiter.peek(keys.failures(userId), maxFailures);
   }
 
-  recordFailure(userId: string, windowSeconds: number): Promise<number> {
-    return this.redis.authCount2faFailure(keys.failures(userId), windowSeconds);
+  recordFailure(userId: string, rule: RateLimitRule): Promise<RateLimitAnswer> {
+    return this.limiter.hit(keys.failures(userId), rule);
   }
 
-  async clearFailures(userId: string): Promise<void> {
-    await this.redis.del(keys.failures(userId));
+  clearFailures(userId: string): Promise<void> {
+    return this.limiter.reset(keys.failures(userId));
   }
 
   private async insertCodes(m: EntityManager, userId: string, codeHashes: string[]): Promise<void> {

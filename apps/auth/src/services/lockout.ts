@@ -1,9 +1,7 @@
-/** Lockout and throttling arithmetic (pure; the counters themselves live in Redis). */
+/** Lockout arithmetic (pure; the counters themselves live in Redis). */
 
-/** Seconds to tell the client, rounded up and never below 1 while a lock holds. */
-export function retryAfterSeconds(remainingMs: number): number {
-  return Math.max(1, Math.ceil(remainingMs / 1000));
-}
+/** Seconds to tell the client, rounded up and never below 1 while a lock holds (the rate limiter's rounding). */
+export { retryAfterSeconds } from '@vault/server-kit';
 
 /**
  * How long an account stays locked: the longer of the Redis lock (automatic lockouts) and
@@ -13,14 +11,6 @@ export function lockRemainingMs(redisRemainingMs: number, lockedUntil: Date | nu
   const fromRedis = redisRemainingMs > 0 ? redisRemainingMs : 0;
   const fromDb = lockedUntil ? lockedUntil.getTime() - nowMs : 0;
   return Math.max(fromRedis, fromDb, 0);
-}
-
-/**
- * Per-IP throttle: once an IP has `maxFailures` failed sign-ins in the window, further
- * attempts are refused without checking a key (which also spares the Argon2 work).
- */
-export function isIpThrottled(failuresInWindow: number, maxFailures: number): boolean {
-  return failuresInWindow >= maxFailures;
 }
 
 /** Failures are forgotten a day after the last one, so "consecutive" does not span months. */

@@ -37,7 +37,6 @@ import {
   type BypassMethod,
 } from '../repositories/recovery-tokens.repository';
 import { UsersRepository } from '../repositories/users.repository';
-import { retryAfterSeconds } from './lockout';
 import { LoginGuardService } from './login-guard.service';
 import {
   answerNotBefore,
@@ -117,16 +116,16 @@ export class RecoveryService implements OnApplicationBootstrap {
     const startedAt = Date.now();
     const { codeEmailMax, codeIpMax, codeWindowSeconds, codeTtlSeconds } = this.config.recovery;
     const subject = emailSubject(this.config.serverSecret, body.email);
-    const [byIp, byEmail] = await Promise.all([
-      this.tokens.hit(recoveryKeys.rate('code-ip', ipOf(ctx)), codeWindowSeconds),
-      this.tokens.hit(recoveryKeys.rate('code-email', subject), codeWindowSeconds),
-    ]);
-    if (byIp.count > codeIpMax || byEmail.count > codeEmailMax) {
-      const remainingMs = Math.max(
-        byIp.count > codeIpMax ? byIp.remainingMs : 0,
-        byEmail.count > codeEmailMax ? byEmail.remainingMs : 0,
-      );
-      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: retryAfterSeconds(remainingMs) });
+    const windowMs = codeWindowSeconds * 1000;
+    const refused = (
+      await Promise.all([
+        this.tokens.hit(recoveryKeys.rate('code-ip', ipOf(ctx)), { limit: codeIpMax, windowMs }),
+        this.tokens.hit(recoveryKeys.rate('code-email', subject), { limit: codeEmailMax, windowMs }),
+      ])
+    ).filter((limit) => !limit.allowed);
+    if (refused.length > 0) {
+      const retryAfter = Math.max(...refused.map((limit) => limit.retryAfter));
+      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter });
     }
 
     const user = await this.findByEmail(body.email);
@@ -358,9 +357,9 @@ export class RecoveryService implements OnApplicationBootstrap {
   }
 
   private async assertVerifyAllowed(failuresKey: string): Promise<void> {
-    const { count, remainingMs } = await this.tokens.peekCount(failuresKey);
-    if (count >= this.config.recovery.verifyMaxFailures) {
-      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: retryAfterSeconds(remainingMs) });
+    const failures = await this.tokens.peek(failuresKey, this.config.recovery.verifyMaxFailures);
+    if (!failures.allowed) {
+      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: failures.retryAfter });
     }
   }
 
@@ -370,7 +369,11 @@ export class RecoveryService implements OnApplicationBootstrap {
     user: UserEntity | null,
     ctx: RpcContext,
   ): Promise<void> {
-    const { count } = await this.tokens.hit(failuresKey, this.config.recovery.verifyWindowSeconds);
+    const { verifyMaxFailures, verifyWindowSeconds } = this.config.recovery;
+    const { count } = await this.tokens.hit(failuresKey, {
+      limit: verifyMaxFailures,
+      windowMs: verifyWindowSeconds * 1000,
+    });
     await this.events.record('recovery_failed', user?.id ?? null, ctx, {
       method: kind,
       failures: count,

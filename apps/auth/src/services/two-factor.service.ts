@@ -13,7 +13,7 @@ import {
   type TwoFactorVerifyBody,
 } from '@vault/contracts';
 import { bytesToUtf8, hkdf, open, seal, utf8ToBytes } from '@vault/crypto';
-import { hmacSha256, SecretHasher, sha256Hex } from '@vault/server-kit';
+import { hmacSha256, SecretHasher, sha256Hex, type RateLimitRule } from '@vault/server-kit';
 import { generateSecret } from 'otplib';
 import type { AuthConfig } from '../config/auth.config';
 import type { SecurityEventDetails } from '../entities/security-event.entity';
@@ -21,7 +21,6 @@ import type { UserEntity } from '../entities/user.entity';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { TwoFactorRepository } from '../repositories/two-factor.repository';
 import { UsersRepository } from '../repositories/users.repository';
-import { retryAfterSeconds } from './lockout';
 import { SecurityEventsService } from './security-events.service';
 import {
   checkTotp,
@@ -47,7 +46,7 @@ export const totpSecretAad = (userId: string): string => `${SERVER_KEY_INFO.totp
 const REPLAY_MARK_SECONDS = 120;
 
 /** Wrong codes or keys on the signed-in 2FA calls (and recovery's check) per user and window. */
-export const TWO_FACTOR_THROTTLE = { maxFailures: 10, windowSeconds: 900 } as const;
+export const TWO_FACTOR_FAILURES: RateLimitRule = { limit: 10, windowMs: 900_000 };
 
 export type SecondFactorMethod = 'totp' | 'backup_code';
 
@@ -152,7 +151,7 @@ export class TwoFactorService {
     await this.assertNotThrottled(userId);
     const outcome = await this.checkSecondFactor(userId, proof, ctx, 'recovery');
     if (outcome.ok) await this.repo.clearFailures(userId);
-    else await this.repo.recordFailure(userId, TWO_FACTOR_THROTTLE.windowSeconds);
+    else await this.repo.recordFailure(userId, TWO_FACTOR_FAILURES);
     return outcome.ok;
   }
 
@@ -218,14 +217,14 @@ export class TwoFactorService {
   }
 
   private async assertNotThrottled(userId: string): Promise<void> {
-    const { failures, remainingMs } = await this.repo.failures(userId);
-    if (failures >= TWO_FACTOR_THROTTLE.maxFailures) {
-      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: retryAfterSeconds(remainingMs) });
+    const failures = await this.repo.failures(userId, TWO_FACTOR_FAILURES.limit);
+    if (!failures.allowed) {
+      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: failures.retryAfter });
     }
   }
 
   private async recordFailure(userId: string, ctx: RpcContext, details: SecurityEventDetails): Promise<void> {
-    await this.repo.recordFailure(userId, TWO_FACTOR_THROTTLE.windowSeconds);
+    await this.repo.recordFailure(userId, TWO_FACTOR_FAILURES);
     await this.events.record('two_factor_failure', userId, ctx, details);
   }
 

@@ -5,7 +5,7 @@ import {
   type CreateUploadResponse,
   type FileResponse,
 } from '@vault/contracts';
-import { createQueueConnection, queuePrefix } from '@vault/server-kit';
+import { JOB_QUEUES, createQueueConnection, queuePrefix } from '@vault/server-kit';
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { FilesService } from '../../src/services/files.service';
@@ -60,7 +60,11 @@ describe(`${FilesService.name}: the opt-in plaintext fingerprint at upload-compl
     await u.call<FileResponse>(FILES_PATTERNS.completeUpload, { fileId });
     const job = await scans.getJob(fileId);
     expect(job?.data).not.toHaveProperty('plaintextSha256');
-    expect(job?.opts.removeOnComplete).toBe(1_000);
+    // The scan queue's policy: removed once done; a failure is kept (bounded) for inspection.
+    expect(job?.opts).toMatchObject({
+      removeOnComplete: true,
+      removeOnFail: JOB_QUEUES.scan.policy.removeOnFail,
+    });
   });
 
   it('refuses a fingerprint that is not 64 lowercase hex characters', async () => {

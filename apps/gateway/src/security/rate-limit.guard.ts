@@ -1,20 +1,22 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ErrorCode, VaultError } from '@vault/contracts';
+import { RedisRateLimiter, redisKeys } from '@vault/server-kit';
 import type { FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { RATE_LIMIT_BUCKET, type RateLimitBucket } from './rate-limit.decorator';
-import { RateLimiter } from './rate-limiter';
 
 /**
  * Global guard, registered after JwtAuthGuard so that a signed-in caller is counted per
- * user. Over the limit: 429 RATE_LIMITED with retryAfter and a Retry-After header.
+ * user. Each bucket counts in a one-minute window of server-kit's RedisRateLimiter
+ * (`rl:gw-{bucket}:ip:{ip}` or `…:user:{id}`). Over the limit: 429 RATE_LIMITED with retryAfter
+ * and a Retry-After header.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly limiter: RateLimiter,
+    private readonly limiter: RedisRateLimiter,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -29,12 +31,12 @@ export class RateLimitGuard implements CanActivate {
     const [key, limit] = this.keyAndLimit(bucket, request);
     let verdict;
     try {
-      verdict = await this.limiter.hit(`gw-${bucket}`, key, limit);
+      verdict = await this.limiter.hit(redisKeys.rateLimit(`gw-${bucket}`, key), { limit, windowMs: 60_000 });
     } catch {
       throw new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
     }
     if (!verdict.allowed) {
-      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: verdict.retryAfterSeconds });
+      throw new VaultError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: verdict.retryAfter });
     }
     return true;
   }

@@ -1,17 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { scanFileJobSchema, type ScanFileJob, type ScanFileResult } from '@vault/contracts';
+import type { ScanFileJob, ScanFileResult } from '@vault/contracts';
+import type { JobContext, JobHandler, JobOutcome } from '@vault/server-kit';
 import { SCAN_WORKER_CONFIG, type ScanWorkerConfig } from '../config/scan-worker.config';
 import { ScanLocksRepository } from '../queues/scan-locks.repository';
 import { ScanResultPublisher } from '../queues/scan-result.publisher';
 import { FileScanner, unavailableDetail } from '../scanners/file-scanner.service';
-import type { JobContext, JobDefinition, JobHandler, JobOutcome } from './job-registry';
-
-/** The job the files service queues on SCAN_QUEUE after an upload completes. */
-export const SCAN_FILE_JOB = 'scan-file';
-export const scanFileJob = { name: SCAN_FILE_JOB, schema: scanFileJobSchema } satisfies JobDefinition;
-
-/** The jobs of SCAN_QUEUE; each must have a handler (JobRegistry.create checks). */
-export const SCAN_QUEUE_JOBS = [scanFileJob] as const;
 
 /** How long a file's scan lock lives if its holder dies without releasing it. */
 export const SCAN_LOCK_TTL_MS = 10 * 60 * 1000;
@@ -19,10 +12,10 @@ export const SCAN_LOCK_TTL_MS = 10 * 60 * 1000;
 export const SCAN_FAILED = 'Scan failed';
 
 /**
- * Scans one file and publishes the verdict on SCAN_RESULT_QUEUE. Idempotent: the verdict
- * depends only on the stored bytes, and the result job is de-duplicated by file id. A
- * second job for a file whose scan is running does not scan it again (that scan's verdict
- * is the answer). While clamd or the storage does not answer, the job is retried with
+ * The handler of SCAN_FILE_JOB (server-kit JOB_QUEUES.scan). Scans one file and publishes the
+ * verdict on SCAN_RESULT_QUEUE. Idempotent: the verdict depends only on the stored bytes, and
+ * the result job is de-duplicated by file id. A second job for a file whose scan is running
+ * does not scan it again (that scan's verdict is the answer). While clamd or the storage does not answer, the job is retried with
  * exponential backoff; after the last try the verdict is `error`.
  */
 @Injectable()

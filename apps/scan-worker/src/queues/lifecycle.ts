@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { JobQueues } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import { QUEUE_CONNECTION, SCAN_REDIS } from './connections';
-import { QueueWorker } from './queue-worker';
-import { ScanResultPublisher } from './scan-result.publisher';
 
 /**
  * On SIGTERM/SIGINT (enableShutdownHooks): stop taking jobs and let the running scans finish
@@ -13,17 +12,14 @@ export class WorkerLifecycle implements OnApplicationShutdown {
   private readonly logger = new Logger('WorkerLifecycle');
 
   constructor(
-    private readonly worker: QueueWorker,
-    private readonly results: ScanResultPublisher,
+    private readonly jobs: JobQueues,
     @Inject(SCAN_REDIS) private readonly redis: Redis,
     @Inject(QUEUE_CONNECTION) private readonly queueRedis: Redis,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker.close().catch((e: unknown) => this.logger.warn(`Closing the worker: ${String(e)}`));
-    await this.results
-      .close()
-      .catch((e: unknown) => this.logger.warn(`Closing the result queue: ${String(e)}`));
+    // The worker first (running scans finish and publish), then the result queue.
+    await this.jobs.close();
     await Promise.allSettled(
       [this.redis, this.queueRedis].map((client) => client.quit().catch(() => client.disconnect())),
     );

@@ -3,10 +3,10 @@ import { Readable } from 'node:stream';
 import { FILE_CHUNK_SIZE, FILE_MAX_BYTES, expectedEncryptedSize, type ScanFileJob } from '@vault/contracts';
 import { S3StorageDriver } from '@vault/storage';
 import { startS3rver, type S3rverHandle } from '@vault/storage/testing';
+import { SCAN_FILE_JOB } from '@vault/server-kit';
 import { closedPort } from '../../src/testing/fake-clamd';
 import { CLEAN_DETAIL } from '../../src/scanners/file-scanner.service';
 import { createObjectReaders, type ObjectReader } from '../../src/scanners/object-reader';
-import { SCAN_FILE_JOB } from '../../src/jobs/scan-file.job';
 import { startTestClamd, type TestClamd } from './support/clamd';
 import { EICAR, sleep, startScanWorkerTestApp, type ScanWorkerTestApp } from './support/scan-worker-test-app';
 

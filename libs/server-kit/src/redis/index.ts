@@ -1,2 +1,2 @@
 export * from './redis';
-export * from './account-purge-worker';
+export * from './rate-limiter';

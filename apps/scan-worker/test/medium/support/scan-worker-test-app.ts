@@ -13,7 +13,7 @@ import {
   type ScanFileJob,
   type ScanFileResult,
 } from '@vault/contracts';
-import { PinoNestLogger } from '@vault/server-kit';
+import { PinoNestLogger, SCAN_FILE_JOB } from '@vault/server-kit';
 import { createTestRedis, type TestRedis } from '@vault/server-kit/testing';
 import { Queue, type Job } from 'bullmq';
 import Redis from 'ioredis';
@@ -21,7 +21,6 @@ import pino from 'pino';
 import type { ScanWorkerOverrides } from '../../../src/app.module';
 import { startScanWorker } from '../../../src/bootstrap';
 import { loadScanWorkerConfig, type ScanWorkerConfig } from '../../../src/config/scan-worker.config';
-import { SCAN_FILE_JOB } from '../../../src/jobs/scan-file.job';
 
 /**
  * The real scan worker (Nest context + BullMQ worker) against real Redis under a private key

@@ -5,10 +5,23 @@ import type { z } from 'zod';
  * job names, each with the zod schema of its payload; every name needs a handler, or the
  * worker refuses to start. Payloads are validated before a handler sees them.
  */
-export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+export interface JobDefinition<N extends string = string, S extends z.ZodType = z.ZodType> {
   /** The BullMQ job name producers use. */
-  name: string;
+  name: N;
   schema: S;
+  /**
+   * The job id of a payload. BullMQ ignores an add whose id it still holds (waiting, delayed,
+   * running, or kept after it ended), so a repeated request queues the job once.
+   */
+  jobId?(payload: z.output<S>): string;
+}
+
+export function defineJob<N extends string, S extends z.ZodType>(
+  name: N,
+  schema: S,
+  jobId?: (payload: z.output<S>) => string,
+): JobDefinition<N, S> {
+  return jobId ? { name, schema, jobId } : { name, schema };
 }
 
 export interface JobContext {
@@ -30,6 +43,11 @@ export interface JobHandler<T> {
   onFinalFailure?(payload: T, error: unknown): Promise<void>;
 }
 
+/** A handler that runs `run` and completes with what it returns; a throw is retried as the queue says. */
+export function runJob<T>(run: (payload: T, ctx: JobContext) => Promise<unknown>): JobHandler<T> {
+  return { handle: async (payload, ctx) => ({ kind: 'done', value: await run(payload, ctx) }) };
+}
+
 interface Registered {
   definition: JobDefinition;
   handler: JobHandler<unknown>;
@@ -45,7 +63,7 @@ export type ParsedJob =
 
 /** A handler map whose keys and payload types follow the definitions. */
 export type HandlersFor<D extends readonly JobDefinition[]> = {
-  [K in D[number] as K['name']]: JobHandler<z.output<K['schema']>>;
+  [N in D[number]['name']]: JobHandler<z.output<Extract<D[number], { name: N }>['schema']>>;
 };
 
 export class JobRegistry {
@@ -108,9 +126,16 @@ export class JobRegistry {
     }
     const parsed = job.definition.schema.safeParse(data);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`);
-      return { ok: false, error: new InvalidJobError(`Invalid "${name}" payload: ${issues.join('; ')}`) };
+      return {
+        ok: false,
+        error: new InvalidJobError(`Invalid "${name}" payload: ${describeIssues(parsed.error)}`),
+      };
     }
     return { ok: true, payload: parsed.data, handler: job.handler };
   }
+}
+
+/** `path: message` of each issue, for log lines and a failed job's reason. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ');
 }
