@@ -13,6 +13,9 @@ const allSpecs = [
   'apps/e2e/browser/recovery-ui.mjs',
   'apps/e2e/browser/settings-ui.mjs',
   'apps/e2e/browser/signin-2fa-ui.mjs',
+  'apps/e2e/browser/import-order-ui.mjs',
+  'apps/e2e/browser/layout-ui.mjs',
+  'apps/e2e/browser/new-user-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);

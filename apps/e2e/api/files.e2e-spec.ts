@@ -31,13 +31,25 @@ describe('files: upload, list, download and decrypt', () => {
     account = await signUp();
   });
 
-  it('offers the configured storage types', async () => {
+  it('describes every storage kind, configured or not, and the default', async () => {
     const res = assertStatus(
       await account.client.get<StorageTypesResponse>('/api/files/storage-types'),
       200,
       'types',
     );
     expect(res.body.types.map((t) => t.type).sort()).toEqual(['cloudinary', 'local', 's3']);
+    // Every kind the product supports, whether configured, and what turns it on; the stack has all three.
+    expect(res.body.kinds).toEqual([
+      { type: 'local', label: 'Local disk', configured: true, enableWith: ['STORAGE_LOCAL_ENABLED=true'] },
+      {
+        type: 's3',
+        label: 'S3 / R2 / MinIO',
+        configured: true,
+        enableWith: ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'],
+      },
+      { type: 'cloudinary', label: 'Cloudinary', configured: true, enableWith: ['CLOUDINARY_URL'] },
+    ]);
+    expect(res.body.default).toBe('cloudinary');
   });
 
   it.each([0, 1, 65_536, 65_537])('round-trips %i bytes through the local disk', async (size) => {

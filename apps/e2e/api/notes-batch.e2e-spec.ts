@@ -219,6 +219,193 @@ describe('POST /api/notes/batch', () => {
     });
   });
 
+  describe('dates and order (imports keep what the backup says)', () => {
+    /** A note of a backup: sealed, with the dates of the file (ISO, to the millisecond). */
+    type Dated = CreateNoteBody & { createdAt?: string; updatedAt?: string };
+    const day = (n: number, ms = 0) => new Date(Date.UTC(2021, 0, 1 + n, 9, 30, 0, ms)).toISOString();
+
+    async function dated(
+      account: TestAccount,
+      marker: string,
+      dates: Array<[string, string]>,
+    ): Promise<Dated[]> {
+      const sealed = await sealAll(account, plaintexts(marker, dates.length));
+      return sealed.map((note, i) => ({ ...note, createdAt: dates[i]![0], updatedAt: dates[i]![1] }));
+    }
+
+    /** Ids ascending in reverse, so that the file's order is not the order the ids would give. */
+    const againstIdOrder = (notes: Dated[]): Dated[] => {
+      const ids = notes.map((n) => n.id).sort();
+      return notes.map((n, i) => ({ ...n, id: ids[i]! }));
+    };
+
+    it('stores createdAt and updatedAt as sent, and answers and lists them exactly', async () => {
+      const account = await signUp();
+      const notes = await dated(account, 'dated', [
+        [day(0, 123), day(40, 456)],
+        ['2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z'],
+        [day(3), day(3)],
+      ]);
+      const res = await account.client.post<CreateNoteBatchResponse>(BATCH, { notes });
+      expect(res.status).toBe(201);
+      expect(res.body.notes.map((n) => [n.id, n.createdAt, n.updatedAt])).toEqual(
+        notes.map((n) => [n.id, n.createdAt, n.updatedAt]),
+      );
+      const listed = (await listNotes(account.client)).body.notes;
+      expect(listed.map((n) => [n.id, n.createdAt, n.updatedAt])).toEqual(
+        [notes[0]!, notes[2]!, notes[1]!].map((n) => [n.id, n.createdAt, n.updatedAt]),
+      );
+    });
+
+    it('lists a backup in its own order: newest first, and notes with equal dates as the file has them, across batches and pages', async () => {
+      const account = await signUp();
+      // A file as an export writes it (newest updatedAt first), with runs of equal dates whose ids
+      // ascend, one of them across the boundary of the two batches.
+      const newer = await dated(account, 'order-a', [
+        [day(1), day(9)],
+        [day(1), day(8)],
+        [day(2), day(7)],
+        [day(2), day(7)],
+        [day(2), day(7)],
+      ]);
+      const older = await dated(account, 'order-b', [
+        [day(2), day(7)],
+        [day(2), day(7)],
+        [day(0), day(5)],
+        [day(0), day(5)],
+        [day(0), day(1)],
+      ]);
+      const file = againstIdOrder([...newer, ...older]);
+      for (const batch of [file.slice(0, 5), file.slice(5)]) {
+        expect((await account.client.post(BATCH, { notes: batch })).status).toBe(201);
+      }
+
+      expect(await listedIds(account)).toEqual(file.map((n) => n.id));
+      // The same order page by page (the list cursor keeps ties in place).
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = (await listNotes(account.client, query)).body;
+        paged.push(...page.notes.map((n) => n.id));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      expect(paged).toEqual(file.map((n) => n.id));
+    });
+
+    it('keeps the order of a batch whose notes all have the same dates', async () => {
+      const account = await signUp();
+      const file = againstIdOrder(
+        await dated(
+          account,
+          'same',
+          Array.from({ length: 12 }, () => [day(4), day(6)]),
+        ),
+      );
+      expect((await account.client.post(BATCH, { notes: file })).status).toBe(201);
+      expect(await listedIds(account)).toEqual(file.map((n) => n.id));
+    });
+
+    it('takes dates up to five minutes ahead of the server (clock skew) and back to 2000-01-01', async () => {
+      const account = await signUp();
+      const ahead = new Date(Date.now() + 4 * 60_000).toISOString();
+      const notes = await dated(account, 'bounds-ok', [
+        [day(0), ahead],
+        ['2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z'],
+      ]);
+      const res = await account.client.post<CreateNoteBatchResponse>(BATCH, { notes });
+      expect(res.status).toBe(201);
+      expect(res.body.notes.map((n) => n.updatedAt)).toEqual([ahead, '2000-01-01T00:00:00.000Z']);
+    });
+
+    it('stores a batch without dates at the time of the request, as before', async () => {
+      const account = await signUp();
+      const before = Date.now();
+      const [note] = await sealAll(account, plaintexts('undated', 1));
+      const res = await account.client.post<CreateNoteBatchResponse>(BATCH, { notes: [note] });
+      expect(res.status).toBe(201);
+      const at = Date.parse(res.body.notes[0]!.createdAt);
+      expect(at).toBeGreaterThanOrEqual(before - 1000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    });
+
+    describe('refusals (400, nothing of the batch stored)', () => {
+      let account: TestAccount;
+      beforeAll(async () => {
+        account = await signUp();
+      });
+
+      const refused = async (
+        dates: Partial<Record<'createdAt' | 'updatedAt', unknown>>,
+        message: (id: string) => string,
+      ) => {
+        const [ok, bad] = await sealAll(account, plaintexts('refused', 2));
+        const body = {
+          notes: [
+            { ...ok, createdAt: day(1), updatedAt: day(2) },
+            { ...bad, ...dates },
+          ],
+        };
+        expectError(await account.client.post(BATCH, body), 400, message(bad!.id), {
+          code: 'VALIDATION_FAILED',
+        });
+        expect(await listedIds(account)).toEqual([]);
+      };
+
+      it('a date more than five minutes in the future', async () => {
+        const future = new Date(Date.now() + 10 * 60_000).toISOString();
+        await refused(
+          { createdAt: day(1), updatedAt: future },
+          (id) => `Note ${id}: updatedAt must not be in the future`,
+        );
+        await refused(
+          { createdAt: future, updatedAt: future },
+          (id) => `Note ${id}: createdAt must not be in the future`,
+        );
+      });
+
+      it('a date before 2000-01-01', async () => {
+        await refused(
+          { createdAt: '1999-12-31T23:59:59.999Z', updatedAt: day(1) },
+          (id) => `Note ${id}: createdAt must not be before 2000-01-01`,
+        );
+        await refused(
+          { createdAt: '1970-01-01T00:00:00.000Z', updatedAt: '1970-01-01T00:00:00.000Z' },
+          (id) => `Note ${id}: createdAt must not be before 2000-01-01`,
+        );
+      });
+
+      it('createdAt after updatedAt', async () => {
+        await refused(
+          { createdAt: day(3), updatedAt: day(2) },
+          (id) => `Note ${id}: createdAt must not be after updatedAt`,
+        );
+      });
+
+      it('only one of the two dates', async () => {
+        await refused(
+          { updatedAt: day(2) },
+          (id) => `Note ${id}: createdAt and updatedAt must be given together`,
+        );
+        await refused(
+          { createdAt: day(2) },
+          (id) => `Note ${id}: createdAt and updatedAt must be given together`,
+        );
+      });
+
+      it('a date that is not an ISO 8601 date and time', async () => {
+        const message = () => 'createdAt must be an ISO 8601 date and time, e.g. 2024-05-01T12:00:00.000Z';
+        await refused({ createdAt: '2021-01-05', updatedAt: day(6) }, message);
+        await refused({ createdAt: 'yesterday', updatedAt: day(6) }, message);
+        await refused({ createdAt: 1609459200000, updatedAt: day(6) }, message);
+        await refused(
+          { createdAt: day(1), updatedAt: '2021-02-30T00:00:00.000Z' },
+          () => 'updatedAt must be an ISO 8601 date and time, e.g. 2024-05-01T12:00:00.000Z',
+        );
+      });
+    });
+  });
+
   describe('what it saves', () => {
     // 300 by default to keep the suite quick; VAULT_E2E_BATCH_COMPARE_NOTES=1000 for the README's figure.
     const COUNT = Number(process.env['VAULT_E2E_BATCH_COMPARE_NOTES'] ?? 300);

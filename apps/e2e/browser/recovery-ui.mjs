@@ -6,6 +6,8 @@
 //     the old note and the old file show as locked until the old password unlocks them from the
 //     vault's banner; then the file's name shows and it downloads with the same bytes;
 //   - security questions (set up in Settings): a new vault key as well.
+// After each reset that makes a new vault key, the list header and the sidebar count the same notes
+// and both say how many are locked (then none, once unlocked).
 // Each new password then signs in from a fresh browser. No CSP violation, page error or
 // third-party request. Screenshots go to OUT_DIR.
 //
@@ -97,6 +99,21 @@ async function openFiles(page) {
     .getByRole('link', { name: /File Vault/ })
     .click();
   await page.getByRole('heading', { name: 'Encrypted File Vault' }).waitFor();
+}
+
+/**
+ * The list header 'Notes (n)' and the sidebar's All Notes count show the same number, and both
+ * say how many of those notes are locked (the header's '1 locked', the badge's '1 note, 1 locked').
+ */
+async function expectNoteCounts(page, total, locked) {
+  await page.getByRole('heading', { name: `Notes (${total})`, exact: true }).waitFor({ timeout: 30_000 });
+  const label = `${total} ${total === 1 ? 'note' : 'notes'}${locked > 0 ? `, ${locked} locked` : ''}`;
+  const badge = nav(page).getByLabel(label, { exact: true });
+  await badge.waitFor({ timeout: 30_000 });
+  assert.equal((await badge.innerText()).trim(), String(total), 'the sidebar shows the same count');
+  const headerLocked = page.locator('.vault-notes__locked');
+  if (locked > 0) assert.equal((await headerLocked.innerText()).trim(), `${locked} locked`);
+  else assert.equal(await headerLocked.count(), 0, 'no locked notes are announced');
 }
 
 async function openNotes(page) {
@@ -250,6 +267,7 @@ try {
   await setNewPassword(bRec, b, { newKey: true });
   await bRec.getByText(LEGACY_BANNER).waitFor({ timeout: 30_000 });
   await bRec.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
+  await expectNoteCounts(bRec, 1, 1);
   await shot(bRec, 'vault-locked-note');
   // The file's name is sealed under the old key too: a locked card until the unlock.
   await openFiles(bRec);
@@ -266,6 +284,7 @@ try {
   await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
   await bRec.getByText('Unlocked 1 note and 1 file.').waitFor({ timeout: 60_000 });
   await expectNote(bRec, 'Sealed before the reset', 'the old password brings this back');
+  await expectNoteCounts(bRec, 1, 0);
   assert.equal(await bRec.getByText(LEGACY_BANNER).count(), 0, 'the banner goes once nothing is locked');
   // The File Vault seen before the unlock picks the re-wrapped key up: the name shows, the bytes match.
   await openFiles(bRec);
@@ -284,6 +303,7 @@ try {
   const cPage = await newPage('questions-owner');
   await signUpWithKit(cPage, c);
   secrets.push(c.password, c.newPassword);
+  await createNote(cPage, { title: 'Kept through the questions', content: 'locked after the reset' });
   await cPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await cPage.getByRole('tab', { name: 'Security' }).click();
   const questions = [
@@ -312,7 +332,12 @@ try {
   await cRec.getByLabel(questions[1], { exact: true }).fill('  marseille ');
   await cRec.getByRole('button', { name: 'Verify answers' }).click();
   await setNewPassword(cRec, c, { newKey: true });
-  await signInFresh(c, 'questions-signin');
+  await cRec.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
+  await expectNoteCounts(cRec, 1, 1);
+  await shot(cRec, 'vault-counts-after-questions-reset');
+  const cAgain = await signInFresh(c, 'questions-signin');
+  await cAgain.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
+  await expectNoteCounts(cAgain, 1, 1);
 
   for (const ctx of contexts) {
     for (const p of ctx.pages()) {

@@ -38,6 +38,7 @@ const SIGNUP_MESSAGES = {
   phone: 'Please enter a valid phone number',
   usernameTaken: 'Username already taken',
   emailTaken: 'Email already registered',
+  phoneTaken: 'Phone number already registered',
 };
 
 /**
@@ -255,12 +256,13 @@ async function main() {
     const idleAccount = {
       username: `smoke_i${id}`,
       email: `smoke_i${id}@example.org`,
-      phone: account.phone,
+      // Phone numbers are unique: the idle account has its own.
+      phone: testAccount('smoke', `i${id}`).phone,
       password: account.password,
       confirm: account.password,
     };
 
-    step('sign-up with a taken username, then a taken e-mail: the server says so, no account');
+    step('sign-up with a taken username, e-mail, then phone number: the server says so, no account');
     await idle.page.goto(`${BASE_URL}/register`);
     await fillSignUp(idle.page, { ...idleAccount, username: account.username.toUpperCase() });
     await idle.page.getByRole('button', { name: 'Create account' }).click();
@@ -271,6 +273,12 @@ async function main() {
     await expectAlert(idle.page, SIGNUP_MESSAGES.emailTaken, 30_000);
     assert.equal(new URL(idle.page.url()).pathname, '/register');
     await shot(idle.page, 'sign-up-email-taken-1280');
+    // The same number written another way is the same number.
+    const samePhone = `+${account.phone.replace(/\D/g, '').replace(/^(\d)(\d{3})/, '$1 ($2) ')}`;
+    await fillSignUp(idle.page, { ...idleAccount, phone: samePhone });
+    await idle.page.getByRole('button', { name: 'Create account' }).click();
+    await expectAlert(idle.page, SIGNUP_MESSAGES.phoneTaken, 30_000);
+    assert.equal(new URL(idle.page.url()).pathname, '/register');
     assert.equal(await idle.page.evaluate(() => localStorage.getItem('vault.user')), null);
 
     step('inactivity: warning → Stay Logged In → warning → Logout Now signs out at once');

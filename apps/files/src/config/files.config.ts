@@ -9,7 +9,7 @@ import {
   readSecret,
   type RpcTransportConfig,
 } from '@vault/server-kit';
-import { STORAGE_TYPES } from '@vault/contracts';
+import { STORAGE_TYPES, type StorageType } from '@vault/contracts';
 import { storageOptionsFromEnv, type StorageOptions } from '@vault/storage';
 import { z } from 'zod';
 
@@ -34,6 +34,17 @@ export const filesEnvSchema = commonEnvSchema.extend({
   STORAGE_LOCAL_ENABLED: z.enum(['true', 'false']).default('true'),
 });
 export type FilesEnv = z.output<typeof filesEnvSchema>;
+
+/**
+ * The settings that turn each storage kind on (README "Configuration"), as `NAME` or `NAME=value`.
+ * GET /api/files/storage-types names them for every kind, so the upload dialog can say what an
+ * administrator would set to offer a kind this deployment has not configured.
+ */
+export const STORAGE_ENABLE_SETTINGS: Readonly<Record<StorageType, readonly string[]>> = {
+  local: ['STORAGE_LOCAL_ENABLED=true'],
+  s3: ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'],
+  cloudinary: ['CLOUDINARY_URL'],
+};
 
 /** The drivers to build (@vault/storage) and the secret of the blob URLs. */
 export interface StorageSettings extends StorageOptions {

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, VaultError, type BlobOperation, type StorageType } from '@vault/contracts';
+import { ErrorCode, STORAGE_TYPES, VaultError, type BlobOperation, type StorageType } from '@vault/contracts';
 import {
   buildBlobUrl,
   createStorageDrivers,
+  STORAGE_LABELS,
   type CloudinaryStorageDriver,
   verifyBlobSignature,
   verifyBlobSignatureAnyExpiry,
@@ -35,6 +36,15 @@ export class StorageRepository {
 
   configured(): Array<{ type: StorageType; label: string }> {
     return [...this.drivers.values()].map((d) => ({ type: d.type, label: d.label }));
+  }
+
+  /** Every kind the product supports, in STORAGE_TYPES order, with whether a driver is configured. */
+  kinds(): Array<{ type: StorageType; label: string; configured: boolean }> {
+    return STORAGE_TYPES.map((type) => ({
+      type,
+      label: this.drivers.get(type)?.label ?? STORAGE_LABELS[type],
+      configured: this.drivers.has(type),
+    }));
   }
 
   driver(type: StorageType): StorageDriver {

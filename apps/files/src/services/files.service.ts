@@ -23,7 +23,7 @@ import {
   type ThumbnailResponse,
 } from '@vault/contracts';
 import { objectKey } from '@vault/storage';
-import type { FilesConfig } from '../config/files.config';
+import { STORAGE_ENABLE_SETTINGS, type FilesConfig } from '../config/files.config';
 import type { FileEntity } from '../entities/file.entity';
 import { toEncryptionMetadata, toFileDto } from '../mappers/file.mapper';
 import { FILES_CONFIG } from '../repositories/connections';
@@ -66,8 +66,19 @@ export class FilesService {
     private readonly queues: QueuesRepository,
   ) {}
 
+  /**
+   * The configured kinds (`types`, the first shape of the answer), every supported kind with
+   * whether it is configured and the settings that turn it on (`kinds`), and the default.
+   * Uploads to a kind that is not configured stay refused (STORAGE_NOT_CONFIGURED).
+   */
   storageTypes(): StorageTypesResponse {
-    return { types: this.storage.configured(), default: this.storage.defaultType };
+    return {
+      types: this.storage.configured(),
+      kinds: this.storage
+        .kinds()
+        .map((kind) => ({ ...kind, enableWith: [...STORAGE_ENABLE_SETTINGS[kind.type]] })),
+      default: this.storage.defaultType,
+    };
   }
 
   /** Records the pending file (or finds the same request's record: an idempotent retry). */

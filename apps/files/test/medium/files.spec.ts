@@ -14,7 +14,7 @@ import {
   type StorageTypesResponse,
   type ThumbnailResponse,
 } from '@vault/contracts';
-import { createQueueConnection, queuePrefix } from '@vault/server-kit';
+import { SCAN_RESULT_JOB, createQueueConnection, queuePrefix } from '@vault/server-kit';
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -82,6 +82,11 @@ describe(FilesService.name, () => {
     const u = await t.user();
     const types = await u.call<StorageTypesResponse>(FILES_PATTERNS.storageTypes);
     expect(types.types.map((x) => x.type).sort()).toEqual(['cloudinary', 'local', 's3']);
+    expect(types.kinds.map((k) => [k.type, k.configured])).toEqual([
+      ['local', true],
+      ['s3', true],
+      ['cloudinary', true],
+    ]);
     expect(types.default).toBe('cloudinary');
   });
 
@@ -267,8 +272,8 @@ describe(FilesService.name, () => {
     const u = await t.user();
     const clean = await upload(u, 'local');
     const bad = await upload(u, 'local');
-    await results.add('scan-result', { fileId: clean.body.fileId, result: 'clean', detail: 'checked' });
-    await results.add('scan-result', {
+    await results.add(SCAN_RESULT_JOB, { fileId: clean.body.fileId, result: 'clean', detail: 'checked' });
+    await results.add(SCAN_RESULT_JOB, {
       fileId: bad.body.fileId,
       result: 'infected',
       detail: 'Vault.Test.EICAR.UNOFFICIAL',

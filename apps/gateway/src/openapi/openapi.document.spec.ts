@@ -252,10 +252,23 @@ describe('buildOpenApiDocument', () => {
           items: {
             additionalProperties: false,
             required: ['id', 'title', 'content', 'tags', 'wrappedDEK'],
+            properties: {
+              createdAt: {
+                type: 'string',
+                format: 'date-time',
+                description: expect.stringContaining('backup'),
+              },
+              updatedAt: {
+                type: 'string',
+                format: 'date-time',
+                description: expect.stringContaining('backup'),
+              },
+            },
           },
         },
       },
     });
+    expect((batch as { summary?: string }).summary).toMatch(/createdAt.*updatedAt.*2000-01-01.*5 minutes/);
     expect(schemas.CreateNoteBatchResponse).toMatchObject({
       required: ['notes'],
       properties: {

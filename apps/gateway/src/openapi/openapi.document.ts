@@ -33,6 +33,8 @@ import {
   meResponseSchema,
   NOTE_BATCH_MAX_BYTES,
   NOTE_BATCH_MAX_NOTES,
+  NOTE_DATE_MAX_SKEW_MS,
+  NOTE_DATE_MIN,
   NOTE_MAX_BYTES,
   noteCountsResponseSchema,
   noteIdParamSchema,
@@ -155,7 +157,7 @@ export const ROUTES: RouteDoc[] = [
     success: [
       { status: 201, description: 'Account created, signed in', schema: 'AuthResponse', setsCookie: true },
     ],
-    errors: [E.VALIDATION_FAILED, E.USERNAME_TAKEN, E.EMAIL_TAKEN],
+    errors: [E.VALIDATION_FAILED, E.USERNAME_TAKEN, E.EMAIL_TAKEN, E.PHONE_TAKEN],
   },
   {
     method: 'post',
@@ -316,7 +318,8 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/notes',
     operationId: 'listNotes',
     summary:
-      'Active notes, newest updatedAt first (ties by id). Without limit: all of them. With limit: one page ' +
+      'Active notes, newest updatedAt first (ties: in the order they were stored, then by id). Without ' +
+      'limit: all of them. With limit: one page ' +
       'of at most `limit` notes (a page may hold fewer: it carries at most about 768 KiB of ciphertext) and ' +
       '`nextCursor` for the next page, null on the last one',
     tag: 'notes',
@@ -373,7 +376,12 @@ export const ROUTES: RouteDoc[] = [
       '(413 otherwise; a note over the single-note limit answers that 413 first). Idempotent per note: an ' +
       'id the caller already holds with the same body is answered as it is now. Any id that is taken (a ' +
       'different body, or another user’s) answers 409 with the taken ids in `ids`, and nothing of the ' +
-      'batch is stored. An addition to api-contract.md',
+      'batch is stored. A note may bring the `createdAt` and `updatedAt` of the backup it comes from ' +
+      `(both or neither; from ${NOTE_DATE_MIN} to ${NOTE_DATE_MAX_SKEW_MS / 60_000} minutes ahead of the ` +
+      'server’s clock; createdAt not after updatedAt; 400 naming the note otherwise): they are kept to ' +
+      'the millisecond, the others get the time of the request. Notes with the same updatedAt are listed ' +
+      'in the order they were stored: a batch in its order, after earlier batches, so an import that ' +
+      'sends its batches one after another keeps its file’s order. An addition to api-contract.md',
     tag: 'notes',
     security: 'bearer',
     rateLimit: 'api',
@@ -468,11 +476,21 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/files/storage-types',
     operationId: 'listStorageTypes',
     summary:
-      'The storage this deployment has configured, and the default (the upload dialog offers exactly these)',
+      'Every storage kind the product supports (`kinds`: local disk, S3/R2/MinIO, Cloudinary), each with ' +
+      'whether this deployment has configured it and the files service settings that turn it on ' +
+      '(`enableWith`, environment variable names); `types` lists the configured kinds only (the ' +
+      "answer's first shape); `default` is the configured kind the upload dialog preselects. An " +
+      'upload to a kind that is not configured is refused (STORAGE_NOT_CONFIGURED)',
     tag: 'files',
     security: 'bearer',
     rateLimit: 'api',
-    success: [{ status: 200, description: 'Configured storage types', schema: 'StorageTypesResponse' }],
+    success: [
+      {
+        status: 200,
+        description: 'Every storage kind, whether configured, and the default',
+        schema: 'StorageTypesResponse',
+      },
+    ],
     errors: [E.UNAUTHENTICATED, E.SESSION_REVOKED],
   },
   {

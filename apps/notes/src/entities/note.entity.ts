@@ -6,7 +6,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * leaves the service: map it with `toNoteDto`.
  *
  * Timestamps are written by the service with millisecond precision, the precision of the
- * ISO strings in answers, so a list cursor taken from an answer is exact.
+ * ISO strings in answers (an import's dates are kept to the millisecond too).
  */
 @Entity({ schema: 'notes', name: 'notes' })
 export class NoteEntity {
@@ -48,7 +48,16 @@ export class NoteEntity {
   @Column('timestamptz', { name: 'deleted_at', nullable: true })
   deletedAt!: Date | null;
 
-  /** SHA-256 of the create request's sealed fields: tells an idempotent retry from a clash. */
+  /**
+   * Where the note goes among notes of the same `updatedAt` (ascending): microseconds since the
+   * epoch when it was stored, plus its place in its batch, so an import keeps its file's order.
+   * 0 for notes stored before the column existed (they keep their order by id). A bigint, so a
+   * decimal string here; never in answers.
+   */
+  @Column('bigint', { name: 'stored_order' })
+  storedOrder!: string;
+
+  /** SHA-256 of the create request's sealed fields (and dates): tells an idempotent retry from a clash. */
   @Column('text', { name: 'body_hash' })
   bodyHash!: string;
 }

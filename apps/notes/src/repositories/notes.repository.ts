@@ -14,13 +14,14 @@ export interface NewNote extends SealedNoteFields {
   id: string;
   ownerId: string;
   bodyHash: string;
-  /** Both created_at and updated_at. */
-  at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-/** A place in the vault list's order (updated_at desc, id desc): list what comes after it. */
+/** A place in the vault list's order (updated_at desc, stored_order asc, id desc): list what comes after it. */
 export interface ListPosition {
   updatedAt: Date;
+  storedOrder: string;
   id: string;
 }
 
@@ -37,6 +38,7 @@ interface NoteRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  stored_order: string;
   body_hash: string;
 }
 
@@ -53,6 +55,7 @@ function fromRow(row: NoteRow): NoteEntity {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
+    storedOrder: row.stored_order,
     bodyHash: row.body_hash,
   });
 }
@@ -66,16 +69,19 @@ const firstRow = (raw: unknown): NoteEntity | null => {
  * One `INSERT ... VALUES (...), (...) ON CONFLICT DO NOTHING RETURNING *` for all the notes:
  * the rows it inserted (an id that exists, whoever owns it, is left alone). Rows go in id order,
  * so two transactions inserting overlapping ids take their locks in the same order and wait for
- * each other instead of deadlocking.
+ * each other instead of deadlocking. `stored_order` is the transaction's start in microseconds
+ * plus the note's place in `rows`, so notes of the same `updated_at` list in the order given
+ * (and after the notes of earlier transactions).
  */
 async function insertAllIfAbsent(
   notes: Repository<NoteEntity>,
   rows: readonly NewNote[],
 ): Promise<NoteEntity[]> {
   if (rows.length === 0) return [];
-  const values = [...rows]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((note) => ({
+  const values = rows
+    .map((note, place) => ({ note, place }))
+    .sort((a, b) => (a.note.id < b.note.id ? -1 : a.note.id > b.note.id ? 1 : 0))
+    .map(({ note, place }) => ({
       id: note.id,
       ownerId: note.ownerId,
       title: note.title,
@@ -84,9 +90,11 @@ async function insertAllIfAbsent(
       wrappedDek: note.wrappedDek,
       isEncrypted: true,
       isDeleted: false,
-      createdAt: note.at,
-      updatedAt: note.at,
+      createdAt: note.createdAt,
+      updatedAt: note.updatedAt,
       deletedAt: null,
+      // Raw SQL of this module's own making (an integer), never input.
+      storedOrder: () => `(extract(epoch FROM now()) * 1000000)::bigint + ${place}`,
       bodyHash: note.bodyHash,
     }));
   const result = await notes
@@ -153,8 +161,9 @@ export class NotesRepository {
   }
 
   /**
-   * The vault list: the owner's active notes, newest `updated_at` first, ties by id
-   * (served by `notes_owner_list_idx`). Exposed as a builder so a test can EXPLAIN it.
+   * The vault list: the owner's active notes, newest `updated_at` first; notes of the same
+   * `updated_at` in the order they were stored (`stored_order`), then by id descending (served by
+   * `notes_owner_list_idx`). Exposed as a builder so a test can EXPLAIN it.
    */
   listQuery(
     ownerId: string,
@@ -165,12 +174,21 @@ export class NotesRepository {
       .where('n.owner_id = :ownerId', { ownerId })
       .andWhere('n.is_deleted = false')
       .orderBy('n.updatedAt', 'DESC')
+      .addOrderBy('n.storedOrder', 'ASC')
       .addOrderBy('n.id', 'DESC');
     if (opts.after) {
-      qb.andWhere('(n.updated_at, n.id) < (CAST(:afterAt AS timestamptz), CAST(:afterId AS uuid))', {
-        afterAt: opts.after.updatedAt.toISOString(),
-        afterId: opts.after.id,
-      });
+      // The directions differ, so no row comparison: `updated_at <=` bounds the index scan, and
+      // the rest places the row among the notes of that same `updated_at`.
+      qb.andWhere(
+        `n.updated_at <= CAST(:afterAt AS timestamptz) AND (n.updated_at < CAST(:afterAt AS timestamptz)
+          OR n.stored_order > CAST(:afterOrder AS bigint)
+          OR (n.stored_order = CAST(:afterOrder AS bigint) AND n.id < CAST(:afterId AS uuid)))`,
+        {
+          afterAt: opts.after.updatedAt.toISOString(),
+          afterOrder: opts.after.storedOrder,
+          afterId: opts.after.id,
+        },
+      );
     }
     if (opts.limit !== undefined) qb.limit(opts.limit);
     return qb;

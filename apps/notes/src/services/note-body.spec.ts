@@ -1,4 +1,5 @@
 import { ErrorCode, NOTE_BATCH_MAX_BYTES, NOTE_MAX_BYTES, NOTE_MESSAGES, VaultError } from '@vault/contracts';
+import { createHash } from 'node:crypto';
 import { assertBatchSize, assertNoteSize, isSameCreateRequest, noteBodyHash } from './note-body';
 
 const sealed = (hexChars: number) => `${'ab'.repeat(hexChars / 2)}:${'0'.repeat(24)}`;
@@ -86,6 +87,30 @@ describe('idempotent create comparison', () => {
     const a = { ...body, title: 'aa:' + '0'.repeat(24), content: 'bbbb:' + '0'.repeat(24) };
     const b = { ...body, title: 'aabb:' + '0'.repeat(24), content: 'bb:' + '0'.repeat(24) };
     expect(noteBodyHash(a)).not.toBe(noteBodyHash(b));
+  });
+
+  it('tells other dates of an import apart, and one instant spelled two ways alike', () => {
+    const dated = { ...body, createdAt: '2021-01-01T09:00:00.000Z', updatedAt: '2021-02-01T09:00:00.000Z' };
+    expect(isSameCreateRequest(noteBodyHash(dated), { ...dated })).toBe(true);
+    expect(
+      isSameCreateRequest(noteBodyHash(dated), {
+        ...dated,
+        createdAt: '2021-01-01T10:00:00+01:00',
+        updatedAt: '2021-02-01T09:00:00Z',
+      }),
+    ).toBe(true);
+    expect(
+      isSameCreateRequest(noteBodyHash(dated), { ...dated, updatedAt: '2021-02-01T09:00:00.001Z' }),
+    ).toBe(false);
+    expect(isSameCreateRequest(noteBodyHash(dated), body)).toBe(false);
+  });
+
+  it('hashes a request without dates as before the dates existed', () => {
+    expect(noteBodyHash(body)).toBe(
+      createHash('sha256')
+        .update(JSON.stringify([body.title, body.content, body.tags, body.wrappedDEK]))
+        .digest('hex'),
+    );
   });
 
   it('is a SHA-256 in hex', () => {

@@ -14,6 +14,12 @@ import type { SealedNoteFields } from '../repositories/notes.repository';
 
 type SealedBody = Pick<CreateNoteBody, 'title' | 'content' | 'tags' | 'wrappedDEK'>;
 
+/** A create request as hashed: the sealed fields, and an import's dates when it has them. */
+type CreateRequest = SealedBody & { createdAt?: string | undefined; updatedAt?: string | undefined };
+
+/** A date as stored and answered (to the millisecond), so two spellings of one instant hash alike. */
+const storedDate = (iso: string): string => new Date(iso).toISOString();
+
 /** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
 export function assertNoteSize(body: SealedBody): void {
   if (sealedNoteBytes(body) > NOTE_MAX_BYTES) {
@@ -37,18 +43,21 @@ export function assertBatchSize(notes: readonly SealedBody[]): void {
 }
 
 /**
- * SHA-256 of a create request's sealed fields, stored beside the note. A retry of the same
- * request (same id, same body) hashes the same; a different body under the same id does not.
- * Field boundaries are unambiguous (a JSON array), so moving text between fields changes it.
+ * SHA-256 of a create request's sealed fields (and of a batch note's dates, when given), stored
+ * beside the note. A retry of the same request (same id, same body) hashes the same; a different
+ * body (or other dates) under the same id does not. A request without dates hashes as it always
+ * did. Field boundaries are unambiguous (a JSON array), so moving text between fields changes it.
  */
-export function noteBodyHash(body: SealedBody): string {
-  return createHash('sha256')
-    .update(JSON.stringify([body.title, body.content, body.tags, body.wrappedDEK]))
-    .digest('hex');
+export function noteBodyHash(body: CreateRequest): string {
+  const fields: unknown[] = [body.title, body.content, body.tags, body.wrappedDEK];
+  if (body.createdAt !== undefined && body.updatedAt !== undefined) {
+    fields.push(storedDate(body.createdAt), storedDate(body.updatedAt));
+  }
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /** True when `body` is the create request whose hash was stored. */
-export function isSameCreateRequest(storedHash: string, body: SealedBody): boolean {
+export function isSameCreateRequest(storedHash: string, body: CreateRequest): boolean {
   return storedHash === noteBodyHash(body);
 }
 

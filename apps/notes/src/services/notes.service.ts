@@ -19,7 +19,7 @@ import {
 } from '@vault/contracts';
 import type { NoteEntity } from '../entities/note.entity';
 import { toNoteDto } from '../mappers/note.mapper';
-import { NotesRepository, type NewNote } from '../repositories/notes.repository';
+import { NotesRepository, type ListPosition, type NewNote } from '../repositories/notes.repository';
 import { takePage } from './list-page';
 import {
   assertBatchSize,
@@ -43,13 +43,14 @@ export class NotesService {
   constructor(private readonly notes: NotesRepository) {}
 
   /**
-   * Active notes, newest `updatedAt` first, ties by id (descending). Without `limit`: all of
+   * Active notes, newest `updatedAt` first; notes of the same `updatedAt` in the order they were
+   * stored (a batch: the order of its request), then by id (descending). Without `limit`: all of
    * them (after `cursor`, if one is given) and `nextCursor: null`. With `limit`: one page of at
    * most `limit` notes and at most LIST_PAGE_MAX_BYTES of ciphertext, and the cursor of the
    * next page (null on the last one).
    */
   async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListResponse> {
-    let after: { updatedAt: Date; id: string } | undefined;
+    let after: ListPosition | undefined;
     if (query.cursor !== undefined) {
       after = decodeCursor(query.cursor);
       if (!after) throw new VaultError(ErrorCode.VALIDATION_FAILED, NOTE_MESSAGES.invalidCursor);
@@ -63,7 +64,10 @@ export class NotesService {
     const last = page[page.length - 1];
     return {
       notes: page.map(toNoteDto),
-      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor({ updatedAt: last.updatedAt, storedOrder: last.storedOrder, id: last.id })
+          : null,
     };
   }
 
@@ -80,12 +84,14 @@ export class NotesService {
   async create(auth: RpcAuth, body: CreateNoteBody): Promise<NoteResponse> {
     assertNoteSize(body);
     const bodyHash = noteBodyHash(body);
+    const at = now();
     const inserted = await this.notes.insertIfAbsent({
       id: body.id,
       ownerId: auth.userId,
       ...sealedFields(body),
       bodyHash,
-      at: now(),
+      createdAt: at,
+      updatedAt: at,
     });
     if (inserted) {
       this.logger.debug(`Note ${inserted.id} created by user ${auth.userId}`);
@@ -105,7 +111,13 @@ export class NotesService {
    * idempotent exactly as `create` is: an id this user already holds with the same body is
    * answered as it is now, changing nothing. Any id that is taken (another body, or another
    * user's) answers 409 with the taken ids in `extra.ids`, and then nothing of the batch is
-   * stored. The new notes share one timestamp.
+   * stored.
+   *
+   * A note with `createdAt` and `updatedAt` (an import; bounds checked by the contract schema)
+   * keeps them, to the millisecond; the others share the time of the request. Notes of the same
+   * `updatedAt` are listed in the order of the request (`stored_order`), after those of earlier
+   * requests: an import that sends its batches one after another in its file's order gets its
+   * file's order back, whatever the ids.
    */
   async createBatch(auth: RpcAuth, body: CreateNoteBatchBody): Promise<CreateNoteBatchResponse> {
     assertBatchSize(body.notes);
@@ -115,7 +127,8 @@ export class NotesService {
       ownerId: auth.userId,
       ...sealedFields(note),
       bodyHash: noteBodyHash(note),
-      at,
+      createdAt: note.createdAt === undefined ? at : new Date(note.createdAt),
+      updatedAt: note.updatedAt === undefined ? at : new Date(note.updatedAt),
     }));
     const { notes, created } = await this.notes.transaction(async (tx) => {
       const saved = new Map((await tx.insertAllIfAbsent(rows)).map((n) => [n.id, n]));

@@ -42,7 +42,10 @@ describe(CreateNotesSchema1795400000000.name, () => {
   const cfg = () => notesDatabaseConfig(loadDatabaseConfig({ DATABASE_URL: db.url }));
 
   it('creates the notes schema with its table, and records itself', async () => {
-    expect(await runMigrations(cfg())).toEqual(['CreateNotesSchema1795400000000']);
+    expect(await runMigrations(cfg())).toEqual([
+      'CreateNotesSchema1795400000000',
+      'NoteListOrder1795600000000',
+    ]);
     expect(await tables()).toEqual(['notes', 'notes_migrations']);
   });
 
@@ -74,6 +77,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
         'created_at',
         'updated_at',
         'deleted_at',
+        'stored_order',
         'body_hash',
       ].sort(),
     );
@@ -83,12 +87,16 @@ describe(CreateNotesSchema1795400000000.name, () => {
     expect(byName.is_encrypted?.column_default).toBe('true');
     expect(byName.is_deleted?.column_default).toBe('false');
     expect(byName.deleted_at).toMatchObject({ data_type: 'timestamp with time zone', is_nullable: 'YES' });
+    expect(byName.stored_order).toMatchObject({ data_type: 'bigint', is_nullable: 'NO' });
+    expect(byName.stored_order?.column_default).toMatch(/now\(\)/);
 
     const idx = await pg.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'notes' AND tablename = 'notes'`,
     );
     const defs = Object.fromEntries(idx.rows.map((r) => [r.indexname, r.indexdef]));
-    expect(defs.notes_owner_list_idx).toContain('(owner_id, is_deleted, updated_at DESC, id DESC)');
+    expect(defs.notes_owner_list_idx).toContain(
+      '(owner_id, is_deleted, updated_at DESC, stored_order, id DESC)',
+    );
     expect(defs.notes_owner_trash_idx).toContain('(owner_id, deleted_at DESC, id DESC) WHERE is_deleted');
   });
 
@@ -149,7 +157,10 @@ describe(CreateNotesSchema1795400000000.name, () => {
 
     it.each([
       ['the first page', { limit: 51 }],
-      ['a later page (keyset cursor)', { limit: 51, after: { updatedAt: new Date(), id: randomUUID() } }],
+      [
+        'a later page (keyset cursor)',
+        { limit: 51, after: { updatedAt: new Date(), storedOrder: '0', id: randomUUID() } },
+      ],
     ])(
       'reads %s by an index scan of notes_owner_list_idx, already in order (no sort)',
       async (_label, opts) => {
@@ -188,13 +199,38 @@ describe(CreateNotesSchema1795400000000.name, () => {
     });
   });
 
+  it('takes stored_order away on down, giving the list its index on (updated_at, id) back', async () => {
+    await revertLastMigration(cfg());
+    const cols = await pg.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'notes' AND table_name = 'notes'`,
+    );
+    expect(cols.rows.map((c) => c.column_name)).not.toContain('stored_order');
+    const idx = await pg.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = 'notes' AND indexname = 'notes_owner_list_idx'`,
+    );
+    expect(idx.rows[0]?.indexdef).toContain('(owner_id, is_deleted, updated_at DESC, id DESC)');
+  });
+
+  it('gives the notes already there stored_order 0 when it comes up again (their order stays by id)', async () => {
+    const before = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
+    expect(await runMigrations(cfg())).toEqual(['NoteListOrder1795600000000']);
+    const res = await pg.query<{ n: number; zero: number }>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE stored_order = 0)::int AS zero FROM notes.notes`,
+    );
+    expect(res.rows[0]).toEqual({ n: before.rows[0]!.n, zero: before.rows[0]!.n });
+  });
+
   it('removes the table again on down, keeping the schema and its ledger', async () => {
+    await revertLastMigration(cfg());
     await revertLastMigration(cfg());
     expect(await tables()).toEqual(['notes_migrations']);
   });
 
   it('comes back up after a down', async () => {
-    expect(await runMigrations(cfg())).toEqual(['CreateNotesSchema1795400000000']);
+    expect(await runMigrations(cfg())).toEqual([
+      'CreateNotesSchema1795400000000',
+      'NoteListOrder1795600000000',
+    ]);
     expect(await tables()).toEqual(['notes', 'notes_migrations']);
   });
 });

@@ -6,6 +6,7 @@ import {
   NOTE_MESSAGES,
   NOTES_PATTERNS,
   sealedNoteBytes,
+  type CreateNoteBatchItem,
   type CreateNoteBatchResponse,
   type CreateNoteBody,
   type NoteListResponse,
@@ -53,7 +54,7 @@ describe(`${NotesService.name} batch create`, () => {
     await t?.close();
   });
 
-  const batch = (u: TestUser, notes: CreateNoteBody[]) =>
+  const batch = (u: TestUser, notes: CreateNoteBatchItem[]) =>
     u.call<CreateNoteBatchResponse>(P.createBatch, { notes });
   const list = async (u: TestUser) => (await u.call<NoteListResponse>(P.list, {})).notes;
   const insertStatements = async () =>
@@ -103,6 +104,73 @@ describe(`${NotesService.name} batch create`, () => {
     expect(new Set(rows.map((r) => r.owner_id))).toEqual(new Set([u.auth.userId]));
     expect(new Set(rows.map((r) => r.xmin)).size).toBe(1);
     expect((await list(u)).map((n) => n.id).sort()).toEqual(notes.map((n) => n.id).sort());
+  });
+
+  it('keeps the dates a note brings (to the millisecond) and lists notes of one date in the order sent', async () => {
+    const u = await t.user();
+    const same = { createdAt: '2021-03-01T08:00:00.000Z', updatedAt: '2021-03-02T08:00:00.123Z' };
+    // Ids descending would be the order of ties by id: send them ascending.
+    const notes = many(6)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((n) => ({ ...n, ...same }));
+    const newest = {
+      ...noteBody(),
+      createdAt: '2021-03-01T08:00:00.000+02:00',
+      updatedAt: '2022-01-01T00:00:00Z',
+    };
+
+    const res = await batch(u, [...notes.slice(0, 3), newest, ...notes.slice(3)]);
+
+    expect(res.notes[3]).toMatchObject({
+      createdAt: '2021-03-01T06:00:00.000Z',
+      updatedAt: '2022-01-01T00:00:00.000Z',
+    });
+    expect((await list(u)).map((n) => [n.id, n.createdAt, n.updatedAt])).toEqual([
+      [newest.id, '2021-03-01T06:00:00.000Z', '2022-01-01T00:00:00.000Z'],
+      ...notes.map((n) => [n.id, same.createdAt, same.updatedAt]),
+    ]);
+    const orders = (
+      await t.pg.query(`SELECT id, stored_order::text AS o FROM notes.notes WHERE id = ANY($1)`, [
+        notes.map((n) => n.id),
+      ])
+    ).rows as { id: string; o: string }[];
+    const byId = new Map(orders.map((r) => [r.id, BigInt(r.o)]));
+    const sent = notes.map((n) => byId.get(n.id)!);
+    expect([...sent].sort((a, b) => (a < b ? -1 : 1))).toEqual(sent);
+  });
+
+  it('answers CONFLICT to a note sent again under its id with other dates', async () => {
+    const u = await t.user();
+    const note = {
+      ...noteBody(),
+      createdAt: '2021-03-01T08:00:00.000Z',
+      updatedAt: '2021-03-01T08:00:00.000Z',
+    };
+    await batch(u, [note]);
+    expect(await batch(u, [{ ...note, createdAt: '2021-03-01T08:00:00Z' }])).toMatchObject({
+      notes: [{ id: note.id }],
+    });
+    const err = await u.fail(P.createBatch, { notes: [{ ...note, updatedAt: '2021-03-01T08:00:00.001Z' }] });
+    expect({ code: err.code, message: err.message }).toEqual({
+      code: ErrorCode.CONFLICT,
+      message: NOTE_MESSAGES.idTaken,
+    });
+  });
+
+  it('checks the dates again itself: out of bounds is VALIDATION_FAILED and stores nothing', async () => {
+    const u = await t.user();
+    const ok = noteBody();
+    const late = {
+      ...noteBody(),
+      createdAt: '2021-01-01T00:00:00.000Z',
+      updatedAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const err = await u.fail(P.createBatch, { notes: [ok, late] });
+    expect({ code: err.code, message: err.message }).toEqual({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: NOTE_MESSAGES.dateInFuture(late.id, 'updatedAt'),
+    });
+    expect(await list(u)).toEqual([]);
   });
 
   it('is idempotent per note: the same batch again answers the same notes and changes nothing', async () => {

@@ -11,7 +11,7 @@ import { noteBody, startNotesTestApp, type NotesTestApp, type TestUser } from '.
 
 const P = NOTES_PATTERNS;
 
-describe('notes list pagination (keyset on updatedAt, id)', () => {
+describe('notes list pagination (keyset on updatedAt, stored order, id)', () => {
   let t: NotesTestApp;
 
   beforeAll(async () => {
@@ -58,13 +58,19 @@ describe('notes list pagination (keyset on updatedAt, id)', () => {
     throw new Error('the cursor never ended');
   }
 
-  /** The list's order: updatedAt desc, then id desc. */
-  const expectedOrder = (notes: NoteDto[]) =>
-    [...notes]
+  /** The list's order: updatedAt desc, then the order they were stored (`created`, oldest first). */
+  const expectedOrder = (notes: NoteDto[], created: NoteDto[]) => {
+    const stored = new Map(created.map((n, i) => [n.id, i]));
+    return [...notes]
       .sort((a, b) =>
-        a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1,
+        a.updatedAt === b.updatedAt
+          ? stored.get(a.id)! - stored.get(b.id)!
+          : a.updatedAt < b.updatedAt
+            ? 1
+            : -1,
       )
       .map((n) => n.id);
+  };
 
   it('walks every note exactly once, in order, across pages whose notes share one timestamp', async () => {
     const u = await t.user();
@@ -79,6 +85,22 @@ describe('notes list pagination (keyset on updatedAt, id)', () => {
     expect(pages.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
     const walked = pages.flat();
     expect(walked.every((n) => n.updatedAt === same.toISOString())).toBe(true);
+    // Notes of one timestamp: in the order they were stored.
+    expect(walked.map((n) => n.id)).toEqual(notes.map((n) => n.id));
+  });
+
+  it('walks notes of one timestamp and one stored order (stored before the column existed) by id, descending', async () => {
+    const u = await t.user();
+    const notes = await createMany(u, 13);
+    await setUpdatedAt(
+      notes.map((n) => n.id),
+      new Date('2026-05-02T12:00:00.000Z'),
+    );
+    await t.pg.query(`UPDATE notes.notes SET stored_order = 0 WHERE id = ANY($1::uuid[])`, [
+      notes.map((n) => n.id),
+    ]);
+
+    const walked = (await walk(u, 4)).pages.flat();
     expect(walked.map((n) => n.id)).toEqual([...notes.map((n) => n.id)].sort().reverse());
   });
 
@@ -97,7 +119,7 @@ describe('notes list pagination (keyset on updatedAt, id)', () => {
 
     const { pages } = await walk(u, 7);
     const walked = pages.flat();
-    expect(walked.map((n) => n.id)).toEqual(expectedOrder(all));
+    expect(walked.map((n) => n.id)).toEqual(expectedOrder(all, notes));
     expect(new Set(walked.map((n) => n.id)).size).toBe(30);
   });
 
@@ -140,6 +162,7 @@ describe('notes list pagination (keyset on updatedAt, id)', () => {
     const theirs = await createMany(other, 3);
     const foreignCursor = encodeCursor({
       updatedAt: new Date(Date.parse(theirs[0]!.updatedAt) + 60_000),
+      storedOrder: '0',
       id: theirs[0]!.id,
     });
 
@@ -179,7 +202,7 @@ describe('notes list pagination (keyset on updatedAt, id)', () => {
     await createMany(u, 2);
     const res = await list(u, {
       limit: 5,
-      cursor: encodeCursor({ updatedAt: new Date(0), id: randomUUID() }),
+      cursor: encodeCursor({ updatedAt: new Date(0), storedOrder: '0', id: randomUUID() }),
     });
     expect(res).toEqual({ notes: [], nextCursor: null });
   });

@@ -186,9 +186,34 @@ export type FileEncryptionMetadata = z.output<typeof fileEncryptionMetadataSchem
 export const thumbnailResponseSchema = z.object({ encryptedThumbnail: z.string() });
 export type ThumbnailResponse = z.output<typeof thumbnailResponseSchema>;
 
+/**
+ * One storage kind the product supports (GET /api/files/storage-types `kinds`): whether this
+ * deployment has it configured, and the files service's settings (environment variable names)
+ * that turn it on, for the upload dialog to explain a kind it cannot offer.
+ */
+export const storageKindSchema = z.object({
+  type: storageTypeSchema,
+  label: z.string(),
+  configured: z
+    .boolean()
+    .describe('Whether this deployment has this kind configured (uploads to it are accepted)'),
+  enableWith: z
+    .array(z.string())
+    .describe('The files service settings that turn this kind on: environment variable names, or NAME=value'),
+});
+export type StorageKind = z.output<typeof storageKindSchema>;
+
+/**
+ * GET /api/files/storage-types. `types`: the configured kinds only (the answer's first shape,
+ * kept for older clients); `kinds`: every kind the product supports, configured or not, in the
+ * order of STORAGE_TYPES; `default`: the configured kind uploads preselect.
+ */
 export const storageTypesResponseSchema = z.object({
-  types: z.array(z.object({ type: storageTypeSchema, label: z.string() })),
-  default: storageTypeSchema,
+  types: z
+    .array(z.object({ type: storageTypeSchema, label: z.string() }))
+    .describe('The configured kinds only'),
+  kinds: z.array(storageKindSchema).describe('Every kind the product supports, configured or not'),
+  default: storageTypeSchema.describe('The configured kind uploads preselect'),
 });
 export type StorageTypesResponse = z.output<typeof storageTypesResponseSchema>;
 

@@ -2,7 +2,10 @@ import { parseFirst } from '../common/validation';
 import {
   createNoteBatchBodySchema,
   createNoteBodySchema,
+  importedDatesProblem,
   listNotesQuerySchema,
+  NOTE_DATE_MAX_SKEW_MS,
+  NOTE_DATE_MIN,
   NOTE_BATCH_MAX_NOTES,
   NOTE_MAX_BYTES,
   sealedBatchBytes,
@@ -95,6 +98,87 @@ describe('createNoteBatchBodySchema', () => {
     expect(parseFirst(createNoteBatchBodySchema, { ...batch(1), replace: true })).toMatchObject({
       ok: false,
       message: 'Unknown field: replace',
+    });
+  });
+
+  describe('dates of an import', () => {
+    const NOW = Date.parse('2026-06-01T12:00:00.000Z');
+    const dated = (createdAt: unknown, updatedAt: unknown) => ({ ...note, createdAt, updatedAt });
+    const problem = (n: { id: string; createdAt?: string; updatedAt?: string }) =>
+      importedDatesProblem(n, NOW);
+
+    it('takes both dates, ISO 8601 with Z or an offset, any sub-second digits', () => {
+      for (const [c, u] of [
+        ['2021-01-01T00:00:00.000Z', '2021-06-01T00:00:00.000Z'],
+        ['2021-01-01T01:00:00+01:00', '2021-01-01T00:00:00Z'],
+        ['2021-01-01T00:00:00.123456Z', '2021-01-01T00:00:00.123456Z'],
+      ] as const) {
+        expect(parseFirst(createNoteBatchBodySchema, { notes: [dated(c, u)] }).ok).toBe(true);
+      }
+      expect(parseFirst(createNoteBatchBodySchema, { notes: [note] }).ok).toBe(true);
+    });
+
+    it.each([
+      ['a date without a time', '2021-01-05'],
+      ['a time without a zone', '2021-01-05T10:00:00'],
+      ['a day that does not exist', '2021-02-30T00:00:00.000Z'],
+      ['a number', 1609459200000],
+      ['text', 'yesterday'],
+    ])('refuses %s, naming the field and the form', (_label, value) => {
+      expect(
+        parseFirst(createNoteBatchBodySchema, { notes: [dated(value, '2021-01-06T00:00:00.000Z')] }),
+      ).toMatchObject({
+        ok: false,
+        message: 'createdAt must be an ISO 8601 date and time, e.g. 2024-05-01T12:00:00.000Z',
+        path: ['notes', 0, 'createdAt'],
+      });
+    });
+
+    it('answers the bounds with the note id: not before 2000-01-01, at most 5 minutes ahead, created before updated, both or neither', () => {
+      const id = note.id;
+      const ahead = (ms: number) => new Date(NOW + ms).toISOString();
+      expect(problem({ id, createdAt: NOTE_DATE_MIN, updatedAt: ahead(NOTE_DATE_MAX_SKEW_MS) })).toBeNull();
+      expect(problem({ id })).toBeNull();
+      expect(problem({ id, createdAt: '1999-12-31T23:59:59.999Z', updatedAt: NOTE_DATE_MIN })).toBe(
+        `Note ${id}: createdAt must not be before 2000-01-01`,
+      );
+      expect(problem({ id, createdAt: NOTE_DATE_MIN, updatedAt: ahead(NOTE_DATE_MAX_SKEW_MS + 1) })).toBe(
+        `Note ${id}: updatedAt must not be in the future`,
+      );
+      expect(
+        problem({ id, createdAt: '2021-01-02T00:00:00.000Z', updatedAt: '2021-01-01T23:59:59.999Z' }),
+      ).toBe(`Note ${id}: createdAt must not be after updatedAt`);
+      expect(problem({ id, updatedAt: NOTE_DATE_MIN })).toBe(
+        `Note ${id}: createdAt and updatedAt must be given together`,
+      );
+      expect(problem({ id, createdAt: NOTE_DATE_MIN })).toBe(
+        `Note ${id}: createdAt and updatedAt must be given together`,
+      );
+    });
+
+    it('checks the bounds in the batch schema against the clock, after each note’s own rules', () => {
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      expect(
+        parseFirst(createNoteBatchBodySchema, {
+          notes: [withId(1), dated('2021-01-01T00:00:00.000Z', future)],
+        }),
+      ).toMatchObject({
+        ok: false,
+        message: `Note ${note.id}: updatedAt must not be in the future`,
+        path: ['notes', 1],
+      });
+      expect(
+        parseFirst(createNoteBatchBodySchema, {
+          notes: [{ ...dated('2021-01-01T00:00:00.000Z', future), title: 'plain' }],
+        }),
+      ).toMatchObject({ ok: false, message: 'Invalid encrypted title' });
+    });
+
+    it('keeps the single create free of dates', () => {
+      expect(parseFirst(createNoteBodySchema, dated(NOTE_DATE_MIN, NOTE_DATE_MIN))).toMatchObject({
+        ok: false,
+        message: 'Unknown field: createdAt, updatedAt',
+      });
     });
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sealed, sealedKey, uuidV4 } from '../common/formats';
-import { strictBody } from '../common/validation';
+import { plainText, strictBody } from '../common/validation';
 
 /** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
 export const NOTE_MAX_BYTES = 1024 * 1024;
@@ -17,7 +17,8 @@ export type CreateNoteBody = z.output<typeof createNoteBodySchema>;
 
 /**
  * `POST /api/notes/batch` (an addition to the contract: bulk create, for imports). At most
- * NOTE_BATCH_MAX_NOTES notes, each exactly as `POST /api/notes` takes it, with distinct ids.
+ * NOTE_BATCH_MAX_NOTES notes, each as `POST /api/notes` takes it, with distinct ids, and each
+ * optionally with the `createdAt` and `updatedAt` of the backup it comes from (both or neither).
  */
 export const NOTE_BATCH_MAX_NOTES = 100;
 
@@ -29,13 +30,79 @@ export const NOTE_BATCH_MAX_NOTES = 100;
  */
 export const NOTE_BATCH_MAX_BYTES = NOTE_MAX_BYTES;
 
+/** The earliest date an imported note may carry. */
+export const NOTE_DATE_MIN = '2000-01-01T00:00:00.000Z';
+
+/** How far ahead of the server's clock an imported date may be: the clock skew between devices. */
+export const NOTE_DATE_MAX_SKEW_MS = 5 * 60 * 1000;
+
+const DATE_EXAMPLE = '2024-05-01T12:00:00.000Z';
+
+/**
+ * A date of an imported note: ISO 8601 with a time and a zone (`Z` or an offset). The server
+ * keeps it to the millisecond, and answers it as `toISOString()` spells it.
+ */
+const importedDate = (field: 'createdAt' | 'updatedAt') =>
+  z.iso
+    .datetime({
+      offset: true,
+      error: `${field} must be an ISO 8601 date and time, e.g. ${DATE_EXAMPLE}`,
+    })
+    .optional()
+    .meta({
+      description:
+        `The note's ${field} from the backup (imports). Kept to the millisecond; from ${NOTE_DATE_MIN} ` +
+        `to ${NOTE_DATE_MAX_SKEW_MS / 60_000} minutes ahead of the server's clock; given together with ` +
+        `${field === 'createdAt' ? 'updatedAt' : 'createdAt'}, and createdAt <= updatedAt. Without them ` +
+        'the note is dated at the time of the request',
+    });
+
+export const createNoteBatchItemSchema = strictBody({
+  id: uuidV4,
+  ...noteFields,
+  createdAt: importedDate('createdAt'),
+  updatedAt: importedDate('updatedAt'),
+});
+export type CreateNoteBatchItem = z.output<typeof createNoteBatchItemSchema>;
+
+/**
+ * The dates of one note of a batch checked against the bounds, `now` being the server's clock:
+ * the message of the first rule broken, or null. Both dates or neither; each from NOTE_DATE_MIN
+ * to NOTE_DATE_MAX_SKEW_MS past `now`; createdAt not after updatedAt.
+ */
+export function importedDatesProblem(
+  note: { id: string; createdAt?: string | undefined; updatedAt?: string | undefined },
+  now: number = Date.now(),
+): string | null {
+  const { id, createdAt, updatedAt } = note;
+  if (createdAt === undefined && updatedAt === undefined) return null;
+  if (createdAt === undefined || updatedAt === undefined) return NOTE_MESSAGES.datesTogether(id);
+  const min = Date.parse(NOTE_DATE_MIN);
+  const max = now + NOTE_DATE_MAX_SKEW_MS;
+  // NaN (a date the schema refused, whose own message comes first) breaks no rule here.
+  const created = Date.parse(createdAt);
+  const updated = Date.parse(updatedAt);
+  for (const [field, at] of [
+    ['createdAt', created],
+    ['updatedAt', updated],
+  ] as const) {
+    if (at < min) return NOTE_MESSAGES.dateTooEarly(id, field);
+    if (at > max) return NOTE_MESSAGES.dateInFuture(id, field);
+  }
+  if (created > updated) return NOTE_MESSAGES.createdAfterUpdated(id);
+  return null;
+}
+
 export const createNoteBatchBodySchema = strictBody({
   notes: z
-    .array(createNoteBodySchema, { error: `notes must be a list of 1 to ${NOTE_BATCH_MAX_NOTES} notes` })
+    .array(createNoteBatchItemSchema, {
+      error: `notes must be a list of 1 to ${NOTE_BATCH_MAX_NOTES} notes`,
+    })
     .min(1, `A batch holds 1 to ${NOTE_BATCH_MAX_NOTES} notes`)
     .max(NOTE_BATCH_MAX_NOTES, `A batch holds 1 to ${NOTE_BATCH_MAX_NOTES} notes`)
     .superRefine((notes, ctx) => {
       const seen = new Set<string>();
+      const now = Date.now();
       notes.forEach((note, index) => {
         if (seen.has(note.id)) {
           ctx.addIssue({
@@ -45,6 +112,9 @@ export const createNoteBatchBodySchema = strictBody({
           });
         }
         seen.add(note.id);
+        // Zod runs this even when a note failed its own schema; that note's issue comes first.
+        const problem = importedDatesProblem(note, now);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [index] });
       });
     }),
 });
@@ -74,7 +144,7 @@ export type RewrapNoteKeyRequest = z.output<typeof rewrapNoteKeyRequestSchema>;
 
 export const listNotesQuerySchema = strictBody({
   limit: z.coerce.number().int().min(1).max(500).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: plainText('Invalid cursor').max(200, 'Invalid cursor').optional(),
 });
 export type ListNotesQuery = z.output<typeof listNotesQuerySchema>;
 
@@ -127,6 +197,12 @@ export const NOTE_MESSAGES = {
   tooLarge: 'Note is too large: at most 1 MiB encrypted',
   batchTooLarge: 'Batch is too large: at most 1 MiB encrypted in one request; send fewer notes per batch',
   invalidCursor: 'Invalid cursor',
+  datesTogether: (id: string) => `Note ${id}: createdAt and updatedAt must be given together`,
+  dateTooEarly: (id: string, field: 'createdAt' | 'updatedAt') =>
+    `Note ${id}: ${field} must not be before ${NOTE_DATE_MIN.slice(0, 10)}`,
+  dateInFuture: (id: string, field: 'createdAt' | 'updatedAt') =>
+    `Note ${id}: ${field} must not be in the future`,
+  createdAfterUpdated: (id: string) => `Note ${id}: createdAt must not be after updatedAt`,
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeServer, TEST_USER, json } from '../../testing/fake-server';
 import { renderApp } from '../../testing/render-app';
+import { trashCount } from './vault-layout';
 
 describe('app shell and sidebar (spec section 2)', () => {
   it('has the spec items, the email and "Client-side encrypted"; counts hidden while /notes/counts does not answer', async () => {
@@ -19,14 +20,23 @@ describe('app shell and sidebar (spec section 2)', () => {
     expect(within(nav).getByRole('link', { name: 'All Notes' }).getAttribute('aria-current')).toBe('page');
   });
 
-  it('shows the All Notes and Trash counts when /notes/counts answers', async () => {
+  it('shows the All Notes count when /notes/counts answers; no Trash count without the files', async () => {
     const server = new FakeServer()
       .withSession()
       .on('GET /api/notes/counts', () => json(200, { active: 12, deleted: 3 }));
-    await renderApp({ path: '/vault', signedIn: true, unlocked: true, server });
+    const app = await renderApp({ path: '/vault', signedIn: true, unlocked: true, server });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect((await within(nav).findByLabelText('12 notes')).textContent).toBe('12');
-    expect(within(nav).getByLabelText('3 deleted notes').textContent).toBe('3');
+    await waitFor(() => expect(app.server.calls('GET /api/files/counts')).toHaveLength(1));
+    // 3 would count only the deleted notes under the badge of notes and files.
+    expect(within(nav).getByRole('link', { name: /Trash/ }).querySelector('.sidebar__count')).toBeNull();
+  });
+
+  it('trashCount: deleted notes plus deleted files, only when both are known', () => {
+    expect(trashCount(3, 2)).toEqual({ count: 5, label: '5 deleted items' });
+    expect(trashCount(1, 0)).toEqual({ count: 1, label: '1 deleted item' });
+    expect(trashCount(3, undefined)).toBeUndefined();
+    expect(trashCount(undefined, 2)).toBeUndefined();
   });
 
   it('the Trash count includes the deleted files when /files/counts answers', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { AppShell } from '../../components/app-shell';
 import {
@@ -16,7 +16,7 @@ import { Spinner } from '../../components/spinner';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { useSession } from '../../features/auth/state/session-context';
 import { useFileCounts } from '../../features/files/api/get-file-counts';
-import { useNoteCounts } from '../../features/notes/api/get-note-counts';
+import { useNoteTotals } from '../../features/notes/state/use-note-totals';
 
 const SECTION_TITLES: Record<string, string> = {
   vault: 'All Notes',
@@ -27,30 +27,41 @@ const SECTION_TITLES: Record<string, string> = {
 };
 
 /**
- * The sidebar's Trash count: deleted notes plus deleted files. Each count is left out while its
- * service does not answer (the counts calls answer null then); nothing is shown without either.
+ * The sidebar's Trash count: deleted notes plus deleted files, like the Trash page. Shown only when
+ * both are known: a sum missing one of them would count something else under the same badge.
  */
 export function trashCount(
   notes: number | undefined,
   files: number | undefined,
 ): { count: number; label: string } | undefined {
-  if (notes === undefined && files === undefined) return undefined;
-  const count = (notes ?? 0) + (files ?? 0);
-  if (files === undefined) return { count, label: `${count} deleted notes` };
-  if (notes === undefined) return { count, label: `${count} deleted files` };
+  if (notes === undefined || files === undefined) return undefined;
+  const count = notes + files;
   return { count, label: `${count} deleted ${count === 1 ? 'item' : 'items'}` };
 }
 
 /** The signed-in, unlocked layout: the app shell with the sidebar of spec section 2. */
 export function VaultLayout() {
   const { user } = useSession();
-  const counts = useNoteCounts(Boolean(user));
+  // The same totals as the vault's 'Notes (n)' header (useNoteTotals): locked notes counted and said.
+  const notes = useNoteTotals(Boolean(user));
   const fileCounts = useFileCounts(Boolean(user));
-  const trash = trashCount(counts.data?.deleted, fileCounts.data?.deleted);
+  const trash = trashCount(notes.deleted, fileCounts.data?.deleted);
   const signOut = useSignOut();
   const [signingOut, setSigningOut] = useState(false);
   const location = useLocation();
   const section = SECTION_TITLES[location.pathname.split('/')[1] ?? ''] ?? '';
+
+  // A counts call that failed is asked again when the notes list loads (Retry included) and when
+  // another page opens, so the counts come back without a reload.
+  const listLoaded = notes.snapshot.status === 'ready' && notes.snapshot.error === null;
+  const refetchFailedCounts = useEffectEvent(() => {
+    if (!user) return;
+    if (notes.counts.status === 'error') void notes.counts.refetch();
+    if (fileCounts.status === 'error') void fileCounts.refetch();
+  });
+  useEffect(() => {
+    refetchFailedCounts();
+  }, [listLoaded, location.pathname]);
 
   const sidebar = (
     <div className="sidebar">
@@ -60,8 +71,8 @@ export function VaultLayout() {
           to="/vault"
           icon={<NotesIcon />}
           label="All Notes"
-          count={counts.data?.active}
-          countLabel={counts.data ? `${counts.data.active} notes` : undefined}
+          count={notes.active}
+          countLabel={notes.label}
         />
         <SidebarLink to="/files" icon={<FolderIcon />} label="File Vault" />
         <SidebarLink

@@ -7,7 +7,10 @@ describe('unlock step (after a reload)', () => {
   it("says 'Invalid password' for a wrong password, sending nothing about it to the server", async () => {
     const app = await renderApp({ path: '/vault', signedIn: true });
     await screen.findByRole('heading', { name: 'Unlock your vault' });
-    expect(screen.getByText(TEST_USER.email)).toBeTruthy();
+    // The address, with its break points (EmailAddress) between its parts.
+    expect(
+      screen.getByText((_, el) => el?.tagName === 'STRONG' && el.textContent === TEST_USER.email),
+    ).toBeTruthy();
     await waitFor(() => expect(app.server.calls('GET /api/auth/me')).toHaveLength(1));
     const before = app.server.requests.length;
     await app.user.type(screen.getByLabelText('Password'), 'Wrong-horse-1');

@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { EmailAddress } from '../../../components/email-address';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { isWrongPassword } from '../../../workers/crypto-service';
@@ -89,8 +90,11 @@ export function UnlockScreen() {
       title="Unlock your vault"
       subtitle={
         <>
-          Signed in as <strong className="auth__email">{user?.email}</strong>. Enter your password to decrypt
-          your vault on this device.
+          Signed in as{' '}
+          <strong className="auth__email">
+            <EmailAddress email={user?.email ?? ''} />
+          </strong>
+          . Enter your password to decrypt your vault on this device.
         </>
       }
       footer={

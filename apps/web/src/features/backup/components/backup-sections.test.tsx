@@ -247,6 +247,83 @@ describe('Import (Settings → Data & Privacy)', () => {
     );
   });
 
+  describe('keeps what the backup says: each note’s dates and the file’s order', () => {
+    const id = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
+    const tie = '2021-02-01T08:00:00.000Z';
+    // Newest updatedAt first, as an export writes it; the three of one date in an order their ids would not give.
+    const backupNotes = [
+      {
+        id: id(5),
+        title: 'Newest',
+        content: 'n',
+        tags: ['a'],
+        createdAt: '2020-12-01T00:00:00.000Z',
+        updatedAt: '2021-03-01T10:00:00.123Z',
+      },
+      {
+        id: id(1),
+        title: 'Tie one',
+        content: '1',
+        tags: [],
+        createdAt: '2021-01-01T00:00:00.000Z',
+        updatedAt: tie,
+      },
+      {
+        id: id(3),
+        title: 'Tie two',
+        content: '2',
+        tags: [],
+        createdAt: '2021-01-02T00:00:00.000Z',
+        updatedAt: tie,
+      },
+      { id: id(2), title: 'Tie three', content: '3', tags: [], createdAt: tie, updatedAt: tie },
+      {
+        id: id(4),
+        title: 'Oldest',
+        content: 'o',
+        tags: [],
+        createdAt: '2020-01-01T00:00:00.000Z',
+        updatedAt: '2020-06-30T23:59:59.999Z',
+      },
+    ];
+    const backup = { version: '1.0', notes: backupNotes };
+
+    async function exportedNotes(
+      user: Awaited<ReturnType<typeof renderSections>>['user'],
+      downloads: Array<{ body: string }>,
+    ) {
+      await user.click(screen.getByRole('button', { name: 'Export Notes' }));
+      await screen.findByText(/^Exported 5 notes to vault-backup-/);
+      return (JSON.parse(downloads[downloads.length - 1]!.body) as { notes: unknown[] }).notes;
+    }
+
+    it('a plain backup: sent with its dates, batch after batch, and exported again exactly as it was', async () => {
+      const { user, api, downloads } = await renderSections(async () => new FakeNotesApi());
+      await user.upload(screen.getByLabelText('Choose backup file'), file(backup));
+      expect(await screen.findByText('Successfully imported 5 notes from backup file.')).toBeTruthy();
+      const sent = api
+        .calls('POST /api/notes/batch')
+        .flatMap((c) => (c.body as { notes: Record<string, unknown>[] }).notes);
+      expect(sent.map((n) => [n['id'], n['createdAt'], n['updatedAt']])).toEqual(
+        backupNotes.map((n) => [n.id, n.createdAt, n.updatedAt]),
+      );
+      expect(await exportedNotes(user, downloads)).toEqual(backupNotes);
+    });
+
+    it('an encrypted backup: the same', async () => {
+      const envelope = await sealBackup('the export password', JSON.stringify(backup), FLOOR);
+      const { user, downloads } = await renderSections(async () => new FakeNotesApi());
+      await user.upload(
+        screen.getByLabelText('Choose backup file'),
+        file(envelope, 'vault-backup.encrypted.json'),
+      );
+      await user.type(await screen.findByLabelText('Backup password'), 'the export password');
+      await user.click(screen.getByRole('button', { name: 'Decrypt and import' }));
+      expect(await screen.findByText('Successfully imported 5 notes from backup file.')).toBeTruthy();
+      expect(await exportedNotes(user, downloads)).toEqual(backupNotes);
+    });
+  });
+
   it('shows progress while importing', async () => {
     const { user, api } = await renderSections(async () => new FakeNotesApi());
     api.hold('POST /api/notes/batch');

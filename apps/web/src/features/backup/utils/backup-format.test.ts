@@ -90,6 +90,46 @@ describe('parseBackup (spec section 5: JSON with a notes array)', () => {
     ]);
   });
 
+  it('keeps each note’s createdAt and updatedAt, to the millisecond, as the API stores them', () => {
+    const now = new Date('2026-06-01T12:00:00.000Z');
+    expect(
+      parseBackup(
+        {
+          notes: [
+            { title: 'a', createdAt: '2021-01-01T09:30:00.123Z', updatedAt: '2021-02-01T09:30:00.456Z' },
+            { title: 'b', createdAt: '2021-01-01T10:30:00+01:00', updatedAt: '2021-01-01T09:30:00.000001Z' },
+          ],
+        },
+        now,
+      ).map((n) => n.dates),
+    ).toEqual([
+      { createdAt: '2021-01-01T09:30:00.123Z', updatedAt: '2021-02-01T09:30:00.456Z' },
+      { createdAt: '2021-01-01T09:30:00.000Z', updatedAt: '2021-01-01T09:30:00.000Z' },
+    ]);
+  });
+
+  it('leaves out dates the API would refuse, filling one from the other, and never created after updated', () => {
+    const now = new Date('2026-06-01T12:00:00.000Z');
+    const dates = (createdAt: unknown, updatedAt: unknown) =>
+      parseBackup({ notes: [{ title: 'n', createdAt, updatedAt }] }, now)[0]!.dates;
+    const day = '2021-01-01T00:00:00.000Z';
+    // Neither usable: the server dates the note (no dates sent).
+    expect(dates(undefined, undefined)).toBeUndefined();
+    expect(dates('yesterday', 12345)).toBeUndefined();
+    expect(dates('1999-12-31T23:59:59.999Z', '2026-06-01T12:05:00.001Z')).toBeUndefined();
+    expect(dates('2021-01-01', '2021-02-30T00:00:00.000Z')).toBeUndefined();
+    // One usable: both take it.
+    expect(dates(day, 'soon')).toEqual({ createdAt: day, updatedAt: day });
+    expect(dates(null, day)).toEqual({ createdAt: day, updatedAt: day });
+    // Up to five minutes ahead (clock skew) and back to 2000-01-01.
+    expect(dates('2000-01-01T00:00:00.000Z', '2026-06-01T12:05:00.000Z')).toEqual({
+      createdAt: '2000-01-01T00:00:00.000Z',
+      updatedAt: '2026-06-01T12:05:00.000Z',
+    });
+    // Created after updated: created becomes updated.
+    expect(dates('2021-03-01T00:00:00.000Z', day)).toEqual({ createdAt: day, updatedAt: day });
+  });
+
   it('recognises the encrypted envelope', () => {
     expect(isEncryptedBackup({ format: 'vault-encrypted-backup' })).toBe(true);
     expect(isEncryptedBackup({ version: '1.0', notes: [] })).toBe(false);

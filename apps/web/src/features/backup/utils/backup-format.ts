@@ -1,3 +1,5 @@
+import { createNoteBatchItemSchema, NOTE_DATE_MAX_SKEW_MS, NOTE_DATE_MIN } from '@vault/contracts';
+
 /**
  * Spec section 3, "Export backup file": `{version: '1.0', notes, user: {email, id}, metadata:
  * {exported_at, total_notes, export_type: 'full_backup'}}`, produced on this device from the
@@ -78,6 +80,12 @@ export function backupFileName(now: Date = new Date(), encrypted = false): strin
   return `vault-backup-${localDate(now)}${encrypted ? '.encrypted' : ''}.json`;
 }
 
+/** A note's dates as `POST /api/notes/batch` takes them (ISO, to the millisecond). */
+export interface ImportDates {
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A note read from a backup file, cleaned up: strings only, tags trimmed, non-empty and unique. */
 export interface ImportCandidate {
   /** The id in the file, if it had one (any string). */
@@ -85,6 +93,36 @@ export interface ImportCandidate {
   title: string;
   content: string;
   tags: string[];
+  /** The file's dates, when it has usable ones (importDates); else the server dates the note. */
+  dates?: ImportDates;
+}
+
+const dateFields = createNoteBatchItemSchema.shape;
+
+/** A date of the file the API would take (ISO 8601 with a zone, within its bounds by this clock), or null. */
+function usableDate(value: unknown, field: 'createdAt' | 'updatedAt', now: number): Date | null {
+  if (!dateFields[field].safeParse(value).success || typeof value !== 'string') return null;
+  const at = new Date(value);
+  return at.getTime() >= Date.parse(NOTE_DATE_MIN) && at.getTime() <= now + NOTE_DATE_MAX_SKEW_MS ? at : null;
+}
+
+/**
+ * A note's dates from the file, as the API stores them (to the millisecond): both when both are
+ * usable; one for both when only one is; none (the server dates the note) when neither is. A
+ * createdAt after updatedAt becomes updatedAt. So a file from this app comes back exactly.
+ */
+export function importDates(
+  createdAt: unknown,
+  updatedAt: unknown,
+  now: Date = new Date(),
+): ImportDates | undefined {
+  let created = usableDate(createdAt, 'createdAt', now.getTime());
+  let updated = usableDate(updatedAt, 'updatedAt', now.getTime());
+  if (!created && !updated) return undefined;
+  created ??= updated!;
+  updated ??= created;
+  if (created > updated) created = updated;
+  return { createdAt: created.toISOString(), updatedAt: updated.toISOString() };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -102,9 +140,10 @@ function cleanTags(v: unknown): string[] {
 
 /**
  * Spec section 5: the file must be JSON with a notes array ('Invalid backup file format').
- * Entries that are not objects are ignored; missing fields become empty.
+ * Entries that are not objects are ignored; missing fields become empty. The notes keep the
+ * file's order and, where usable, its dates (importDates, by the clock `now`).
  */
-export function parseBackup(value: unknown): ImportCandidate[] {
+export function parseBackup(value: unknown, now: Date = new Date()): ImportCandidate[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BackupFormatError();
   const notes = (value as { notes?: unknown }).notes;
   if (!Array.isArray(notes)) throw new BackupFormatError();
@@ -113,11 +152,13 @@ export function parseBackup(value: unknown): ImportCandidate[] {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
     const n = entry as Record<string, unknown>;
     const id = n['id'] ?? n['_id'];
+    const dates = importDates(n['createdAt'], n['updatedAt'], now);
     out.push({
       sourceId: typeof id === 'string' && id.trim() ? id.trim() : null,
       title: str(n['title']).trim(),
       content: str(n['content']).trim(),
       tags: cleanTags(n['tags']),
+      ...(dates ? { dates } : {}),
     });
   }
   return out;

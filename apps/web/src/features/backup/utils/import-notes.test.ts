@@ -93,7 +93,8 @@ describe('runImport', () => {
     expect(outcome).toEqual({ created: 250, failed: 0, firstError: null });
     expect(sizes).toEqual([100, 100, 50]);
     expect(progress).toEqual([0, 100, 200, 250]);
-    expect(maxInFlight).toBe(2);
+    // One request at a time, so that the server stores the batches in the file's order.
+    expect(maxInFlight).toBe(1);
     expect(createdPlain.sort()).toEqual(notes.map((n) => `${n.id}=${n.plain.title}`).sort());
   });
 
@@ -111,6 +112,69 @@ describe('runImport', () => {
       },
     });
     expect(sent).toEqual([notes.map((n) => n.id)]);
+  });
+
+  it('sends the batches one after another in the planned order, sealing the next ones meanwhile', async () => {
+    const notes = planned(350);
+    const events: string[] = [];
+    const sealingAtSend: number[] = [];
+    let sealing = 0;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    await runImport(notes, {
+      encrypt: async (id) => {
+        sealing++;
+        // Later notes take longer to seal: they are still being sealed while earlier batches travel.
+        await new Promise((r) => setTimeout(r, Number(id.slice(-3)) >= 100 ? 4 : 0));
+        sealing--;
+        return sealedFor(id);
+      },
+      createBatch: async (batch) => {
+        sealingAtSend.push(sealing);
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        events.push(`send ${batch[0]!.id.slice(-3)}..${batch[batch.length - 1]!.id.slice(-3)}`);
+        // The first batch is the slowest to answer: the others still wait for it.
+        await new Promise((r) => setTimeout(r, events.length === 1 ? 10 : 1));
+        inFlight--;
+        return batch.map(dto);
+      },
+      concurrency: 3,
+    });
+    expect(events).toEqual(['send 000..099', 'send 100..199', 'send 200..299', 'send 300..349']);
+    expect(maxInFlight).toBe(1);
+    expect(sealingAtSend[0]).toBeGreaterThan(0);
+    expect(sealing).toBe(0);
+  });
+
+  it('sends each note with the dates of its backup, and without them when it has none', async () => {
+    const notes: PlannedNote[] = planned(3).map((n, i) =>
+      i === 1
+        ? n
+        : {
+            ...n,
+            dates: {
+              createdAt: `2021-01-0${i + 1}T00:00:00.000Z`,
+              updatedAt: `2021-02-0${i + 1}T00:00:00.000Z`,
+            },
+          },
+    );
+    const sent: Array<Record<string, unknown>> = [];
+    const created: NoteDto[] = [];
+    await runImport(notes, {
+      encrypt: async (id) => sealedFor(id),
+      createBatch: async (batch) => {
+        sent.push(...batch.map((n) => ({ ...n })));
+        return batch.map(dto);
+      },
+      onCreated: (note) => created.push(note),
+    });
+    expect(sent.map((n) => [n['id'], n['createdAt'], n['updatedAt']])).toEqual([
+      [notes[0]!.id, '2021-01-01T00:00:00.000Z', '2021-02-01T00:00:00.000Z'],
+      [notes[1]!.id, undefined, undefined],
+      [notes[2]!.id, '2021-01-03T00:00:00.000Z', '2021-02-03T00:00:00.000Z'],
+    ]);
+    expect(sent[1]).not.toHaveProperty('createdAt');
+    expect(created.map((n) => n.id)).toEqual(notes.map((n) => n.id));
   });
 
   it('keeps each request within the sealed-bytes limit of a batch', async () => {

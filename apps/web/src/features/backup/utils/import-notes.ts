@@ -1,9 +1,9 @@
 import { NOTE_BATCH_MAX_BYTES, NOTE_BATCH_MAX_NOTES, sealedNoteBytes, type NoteDto } from '@vault/contracts';
 import { isApiError } from '../../../lib/api-client';
-import { takenIds } from '../../notes/api/create-notes-batch';
+import { takenIds, type BatchNote } from '../../notes/api/create-notes-batch';
 import { withRateLimitRetry } from '../../notes/api/rate-limit';
 import type { NotePlain, SealedNoteFields } from '../../../workers/notes-messages';
-import type { ImportCandidate } from './backup-format';
+import type { ImportCandidate, ImportDates } from './backup-format';
 
 /** A lowercase UUID v4: the only ids the API takes (they are bound into every ciphertext). */
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -42,6 +42,8 @@ export function randomNoteId(): string {
 export interface PlannedNote {
   id: string;
   plain: NotePlain;
+  /** The backup's dates, sent with the note (the server keeps them); absent: the server dates it. */
+  dates?: ImportDates;
 }
 
 export interface ImportPlan {
@@ -78,7 +80,11 @@ export async function planImport(
       continue;
     }
     taken.add(id);
-    create.push({ id, plain: { title: c.title, content: c.content, tags: c.tags } });
+    create.push({
+      id,
+      plain: { title: c.title, content: c.content, tags: c.tags },
+      ...(c.dates ? { dates: c.dates } : {}),
+    });
   }
   return { create, skipped };
 }
@@ -92,7 +98,7 @@ export interface ImportRunOptions {
   /** Seals a note under a fresh note key (the notes worker). */
   encrypt: (id: string, plain: NotePlain) => Promise<SealedNoteFields>;
   /** POST /api/notes/batch: the saved notes, in the order sent. */
-  createBatch: (sealed: SealedNoteFields[]) => Promise<NoteDto[]>;
+  createBatch: (notes: BatchNote[]) => Promise<NoteDto[]>;
   /** After every batch the server has answered (saved or failed). */
   onProgress?: (progress: ImportProgress) => void;
   /** The server asked to slow down (429): the import waits this many seconds, then goes on. */
@@ -103,7 +109,11 @@ export interface ImportRunOptions {
   batchSize?: number;
   /** Sealed bytes per request, at most NOTE_BATCH_MAX_BYTES (the default). */
   batchBytes?: number;
-  /** Batches in flight at once (the next one is sealed while one travels). */
+  /**
+   * Batches sealed at once, ahead of the one being sent (2 by default). Requests go one at a
+   * time, in the plan's order: the server lists notes of the same date in the order it stored
+   * them, so this keeps the file's order.
+   */
   concurrency?: number;
   /** Tests: a clock that does not wait. */
   sleep?: (ms: number) => Promise<void>;
@@ -124,7 +134,11 @@ export interface ImportOutcome {
 interface Sealed {
   plain: NotePlain;
   sealed: SealedNoteFields;
+  dates?: ImportDates;
 }
+
+/** What goes in the request for one note: its sealed fields, and its dates when it has them. */
+const batchNote = (n: Sealed): BatchNote => (n.dates ? { ...n.sealed, ...n.dates } : n.sealed);
 
 /** Times the same batch is sent again after a 409 named ids taken (each time under new ids). */
 const CONFLICT_RETRIES = 3;
@@ -157,7 +171,10 @@ export function splitIntoBatches<T extends { sealed: SealedNoteFields }>(
 /**
  * Encrypts the notes with new keys, a batch at a time, and creates each batch with one
  * POST /api/notes/batch (at most NOTE_BATCH_MAX_NOTES notes and NOTE_BATCH_MAX_BYTES), reporting
- * progress after every batch. A batch is all or nothing on the server, so:
+ * progress after every batch. Each note takes its backup's dates along. The batches are sent one
+ * after another in the plan's (the file's) order while the next ones are sealed, so the vault
+ * lists the notes as the file has them, equal dates included. A batch is all or nothing on the
+ * server, so:
  *
  * - 429: the same batch again after the wait the server names (withRateLimitRetry);
  * - 409: the taken ids (e.g. this backup came from another account on this server) are sealed
@@ -190,7 +207,7 @@ export async function runImport(
 
   // Large imports meet the gateway's per-user request budget: wait as told (429), then go on.
   const send = (batch: readonly Sealed[]) =>
-    withRateLimitRetry(() => options.createBatch(batch.map((n) => n.sealed)), {
+    withRateLimitRetry(() => options.createBatch(batch.map(batchNote)), {
       attempts: 20,
       ...(options.onWait ? { onWait: options.onWait } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
@@ -214,7 +231,7 @@ export async function runImport(
             batch.map(async (n) =>
               taken.has(n.sealed.id)
                 ? {
-                    plain: n.plain,
+                    ...n,
                     sealed: await options.encrypt(
                       derive !== null ? await derivedNoteId(derive, n.sealed.id) : randomNoteId(),
                       n.plain,
@@ -254,31 +271,38 @@ export async function runImport(
     }
   };
 
-  options.onProgress?.({ done, total });
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const chunk = notes.slice(next, next + size);
-      next += chunk.length;
-      const sealed: Sealed[] = [];
-      let encryptFailures = 0;
-      await Promise.all(
-        chunk.map(async (note, i) => {
-          try {
-            sealed[i] = { plain: note.plain, sealed: await options.encrypt(note.id, note.plain) };
-          } catch (error) {
-            encryptFailures++;
-            fail(1, error);
-          }
-        }),
-      );
-      if (encryptFailures > 0) progress(encryptFailures);
-      for (const batch of splitIntoBatches(sealed.filter(Boolean), size, bytes)) {
-        await saveOrSplit(batch);
-        progress(batch.length);
-      }
-    }
+  /** Seals one chunk of the plan; a note that cannot be sealed counts as failed (and done). */
+  const seal = async (chunk: readonly PlannedNote[]): Promise<Sealed[]> => {
+    const sealed: Sealed[] = [];
+    let encryptFailures = 0;
+    await Promise.all(
+      chunk.map(async (note, i) => {
+        try {
+          const fields = await options.encrypt(note.id, note.plain);
+          sealed[i] = { plain: note.plain, sealed: fields, ...(note.dates ? { dates: note.dates } : {}) };
+        } catch (error) {
+          encryptFailures++;
+          fail(1, error);
+        }
+      }),
+    );
+    if (encryptFailures > 0) progress(encryptFailures);
+    return sealed.filter(Boolean);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.ceil(total / size)) }, worker));
+
+  options.onProgress?.({ done, total });
+  const chunks: PlannedNote[][] = [];
+  for (let i = 0; i < total; i += size) chunks.push(notes.slice(i, i + size));
+  // Up to `concurrency` chunks are sealed ahead; they are sent strictly one after another.
+  const sealing: Array<Promise<Sealed[]>> = [];
+  for (let k = 0; k < chunks.length; k++) {
+    for (let ahead = sealing.length; ahead < Math.min(chunks.length, k + concurrency); ahead++) {
+      sealing.push(seal(chunks[ahead]!));
+    }
+    for (const batch of splitIntoBatches(await sealing[k]!, size, bytes)) {
+      await saveOrSplit(batch);
+      progress(batch.length);
+    }
+  }
   return { created, failed, firstError };
 }

@@ -41,13 +41,15 @@ describe('files API calls', () => {
     expect(await emptyFilesTrash(client(api.fetch))).toBe(0);
   });
 
-  it('GET /files/counts: null when the route does not answer', async () => {
+  it('GET /files/counts: a failed or malformed answer is an error (the query stays failed, and is asked again)', async () => {
     expect(await getFileCounts(client(new FakeFilesApi().fetch))).toEqual({
       active: 0,
       deleted: 0,
       bytes: 0,
     });
-    expect(await getFileCounts(client(async () => json(404, { error: 'Not found' })))).toBeNull();
-    expect(await getFileCounts(client(async () => json(200, { active: 'x' })))).toBeNull();
+    await expect(getFileCounts(client(async () => json(503, { error: 'down' })))).rejects.toThrow('down');
+    await expect(getFileCounts(client(async () => json(200, { active: 'x' })))).rejects.toThrow(
+      'Unexpected response from server',
+    );
   });
 });

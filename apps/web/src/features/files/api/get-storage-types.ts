@@ -5,8 +5,10 @@ import { parseResponse } from '../../../lib/parse-response';
 import { useQuery } from '../../../lib/query';
 
 /**
- * GET /api/files/storage-types → {types: [{type, label}], default}: the storage this deployment
- * has configured (local disk, S3/R2/MinIO, Cloudinary). The upload dialog offers exactly these.
+ * GET /api/files/storage-types → {types, kinds: [{type, label, configured, enableWith}], default}:
+ * every storage kind the product supports (local disk, S3/R2/MinIO, Cloudinary), whether this
+ * deployment has it configured and the settings that turn it on. The upload dialog shows them
+ * all, the ones not configured disabled with that explanation, and preselects the default.
  */
 export async function getStorageTypes(api: ApiClient): Promise<StorageTypesResponse> {
   return parseResponse(storageTypesResponseSchema, await api.get<unknown>('/files/storage-types'));

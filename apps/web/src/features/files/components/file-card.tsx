@@ -30,8 +30,8 @@ export function displayName(file: FileView): string {
 /**
  * A file in the grid (spec section 2): icon by type (or its decrypted thumbnail), the name (or
  * 'Decrypting...' / 'Encrypted File'), size, upload date, up to 3 tags and '+N more', the scan
- * badge, the download/preview progress, and Preview, Download and Delete. An infected file
- * cannot be previewed or downloaded.
+ * badge, the download/preview progress, and Preview, Download and Delete (a trash icon button) on
+ * one row. An infected file cannot be previewed or downloaded.
  */
 export const FileCard = memo(function FileCard({
   file,
@@ -111,8 +111,8 @@ export const FileCard = memo(function FileCard({
         {shown.length > 0 ? (
           <ul className="file-card__tags" aria-label="Tags">
             {shown.map((tag) => (
-              <li key={tag} className="chip chip--sm">
-                {tag}
+              <li key={tag} className="chip chip--sm" title={tag}>
+                <span>{tag}</span>
               </li>
             ))}
             {more > 0 ? <li className="chip chip--sm chip--more">+{more} more</li> : null}
@@ -154,17 +154,17 @@ export const FileCard = memo(function FileCard({
         >
           Download
         </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="file-card__delete"
-          icon={<TrashIcon width={16} height={16} />}
+        {/* An icon button at the row's end, so that the three actions fit one row of any card. */}
+        <button
+          type="button"
+          className="icon-btn file-card__delete"
+          title="Delete"
           disabled={file.status === 'decrypting'}
           onClick={() => onDelete(file)}
           aria-label={`Delete ${name}`}
         >
-          Delete
-        </Button>
+          <TrashIcon width={16} height={16} />
+        </button>
       </footer>
     </article>
   );

@@ -1,7 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { decryptFileMetadata } from '@vault/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeFilesApi, makeVaultKey, renderFiles, sealFile } from '../testing/files-harness';
+import {
+  FakeFilesApi,
+  makeVaultKey,
+  renderFiles,
+  sealFile,
+  storageTypesAnswer,
+} from '../testing/files-harness';
 import { FilesRoute } from './files-page';
 import { defaultStorage } from './upload-dialog';
 
@@ -45,21 +51,20 @@ afterEach(() => {
 });
 
 describe('UploadDialog', () => {
-  it('offers exactly the configured storage, preselects the default, and shows the encryption notice', async () => {
+  it('shows every storage kind, preselects the default, and shows the encryption notice', async () => {
     const { user } = await setup(async () => {
       const api = new FakeFilesApi();
-      api.storageTypes = {
-        types: [
-          { type: 'local', label: 'This server' },
-          { type: 'cloudinary', label: 'Cloudinary' },
-        ],
-        default: 'cloudinary',
-      };
+      api.storageTypes = storageTypesAnswer(['local', 's3', 'cloudinary'], 'cloudinary');
       return api;
     });
     const dialog = await openDialog(user);
     const radios = (await within(dialog).findAllByRole('radio')) as HTMLInputElement[];
-    expect(radios.map((r) => r.closest('label')?.textContent)).toEqual(['This server', 'Cloudinary']);
+    expect(radios.map((r) => r.closest('label')?.textContent)).toEqual([
+      'Local disk',
+      'S3 / R2 / MinIO',
+      'Cloudinary',
+    ]);
+    expect(radios.map((r) => r.disabled)).toEqual([false, false, false]);
     expect(radios.find((r) => r.checked)?.value).toBe('cloudinary');
     expect(within(dialog).getByText('End-to-end encrypted')).toBeTruthy();
     expect(within(dialog).getByText(/encrypted on this device before anything is sent/)).toBeTruthy();
@@ -69,12 +74,49 @@ describe('UploadDialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('the default storage: the server default when offered, else Cloudinary, else the first', () => {
-    const t = (type: 'local' | 's3' | 'cloudinary') => ({ type, label: type });
-    expect(defaultStorage({ types: [t('local'), t('s3')], default: 's3' })).toBe('s3');
-    expect(defaultStorage({ types: [t('local'), t('cloudinary')], default: 's3' })).toBe('cloudinary');
-    expect(defaultStorage({ types: [t('s3'), t('local')], default: 'cloudinary' })).toBe('s3');
-    expect(defaultStorage({ types: [], default: 'local' })).toBeNull();
+  it('a local-disk-only server: S3 and Cloudinary are shown disabled, each with why and the settings that turn it on', async () => {
+    const { user, api } = await setup(async () => {
+      const fake = new FakeFilesApi();
+      fake.storageTypes = storageTypesAnswer(['local'], 'local');
+      return fake;
+    });
+    const dialog = await openDialog(user);
+    await within(dialog).findAllByRole('radio');
+    const local = within(dialog).getByRole('radio', { name: 'Local disk' }) as HTMLInputElement;
+    const s3 = within(dialog).getByRole('radio', { name: 'S3 / R2 / MinIO' }) as HTMLInputElement;
+    const cloudinary = within(dialog).getByRole('radio', { name: 'Cloudinary' }) as HTMLInputElement;
+    expect([local.checked, local.disabled]).toEqual([true, false]);
+    expect([s3.checked, s3.disabled]).toEqual([false, true]);
+    expect([cloudinary.checked, cloudinary.disabled]).toEqual([false, true]);
+    // The reason is the radio's description (aria-describedby), the enabled one has none.
+    expect(local.getAttribute('aria-describedby')).toBeNull();
+    const describedBy = (input: HTMLInputElement) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+    expect(describedBy(s3)).toBe(
+      'Not configured on this server. To offer it, an administrator sets S3_ENDPOINT, S3_BUCKET, ' +
+        'S3_ACCESS_KEY and S3_SECRET_KEY on the files service.',
+    );
+    expect(describedBy(cloudinary)).toBe(
+      'Not configured on this server. To offer it, an administrator sets CLOUDINARY_URL on the files service.',
+    );
+    // A disabled kind cannot be chosen: the upload goes to the local disk.
+    await user.click(cloudinary);
+    expect(cloudinary.checked).toBe(false);
+    expect(local.checked).toBe(true);
+    await user.upload(within(dialog).getByLabelText('Choose files'), [fileOf('a.txt', 10, 'text/plain')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(api.calls('POST /api/files/upload-url')).toHaveLength(1));
+    expect(api.calls('POST /api/files/upload-url')[0]!.body).toMatchObject({ storageType: 'local' });
+  });
+
+  it('the default storage: the server default when configured, else Cloudinary, else the first configured', () => {
+    expect(defaultStorage(storageTypesAnswer(['local', 's3'], 's3'))).toBe('s3');
+    expect(defaultStorage(storageTypesAnswer(['local', 'cloudinary'], 's3'))).toBe('cloudinary');
+    expect(defaultStorage(storageTypesAnswer(['s3', 'local'], 'cloudinary'))).toBe('local');
+    expect(defaultStorage(storageTypesAnswer([], 'local'))).toBeNull();
     expect(defaultStorage(undefined)).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import type { StorageType, StorageTypesResponse } from '@vault/contracts';
+import type { StorageKind, StorageType, StorageTypesResponse } from '@vault/contracts';
 import { useId, useState, type DragEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
@@ -28,18 +28,42 @@ export const UPLOAD_TEXT = {
     'Names, types, tags and contents are encrypted on this device before anything is sent. The server ' +
     'and the storage only ever receive ciphertext.',
   storageFailed: 'Failed to load storage options',
+  storageOff: 'Not configured on this server.',
   background: 'Uploads continue if you close this window.',
 } as const;
 
 /**
- * The storage preselected: what the server names as its default when it offers it, else
- * Cloudinary when configured (the spec's default), else the first offered.
+ * The storage preselected: what the server names as its default when it is configured, else
+ * Cloudinary when configured (the spec's default), else the first configured kind.
  */
 export function defaultStorage(data: StorageTypesResponse | undefined): StorageType | null {
-  if (!data || data.types.length === 0) return null;
-  if (data.types.some((t) => t.type === data.default)) return data.default;
-  if (data.types.some((t) => t.type === 'cloudinary')) return 'cloudinary';
-  return data.types[0]!.type;
+  const offered = data?.kinds.filter((k) => k.configured) ?? [];
+  if (!data || offered.length === 0) return null;
+  if (offered.some((k) => k.type === data.default)) return data.default;
+  if (offered.some((k) => k.type === 'cloudinary')) return 'cloudinary';
+  return offered[0]!.type;
+}
+
+/** 'A', 'A and B', 'A, B and C': each name as code. */
+function settingsList(names: readonly string[]) {
+  return names.map((name, i) => (
+    <span key={name}>
+      {i === 0 ? '' : i === names.length - 1 ? ' and ' : ', '}
+      <code>{name}</code>
+    </span>
+  ));
+}
+
+/** Why a kind cannot be chosen, and the files service settings that would turn it on. */
+function StorageOffReason({ id, kind }: { id: string; kind: StorageKind }) {
+  return (
+    <p id={id} className="upload-storage__reason">
+      {UPLOAD_TEXT.storageOff}
+      {kind.enableWith.length > 0 ? (
+        <> To offer it, an administrator sets {settingsList(kind.enableWith)} on the files service.</>
+      ) : null}
+    </p>
+  );
 }
 
 export interface UploadDialogProps {
@@ -50,8 +74,9 @@ export interface UploadDialogProps {
 }
 
 /**
- * The upload dialog (spec section 2): the storage choice (exactly the types this deployment
- * offers), optional comma-separated tags (sealed with each file), a drop zone and a picker for
+ * The upload dialog (spec section 2): the storage choice (every kind the product supports; the
+ * ones this deployment has not configured are disabled, with the reason and the settings that
+ * turn them on linked by aria-describedby; the server's default preselected), optional comma-separated tags (sealed with each file), a drop zone and a picker for
  * several files, one row per file with its status and progress, and the end-to-end encryption
  * notice. Files are checked as they are added (size, type, name: spec section 5); Upload starts
  * the ones that passed.
@@ -62,8 +87,9 @@ export function UploadDialog({ open, onClose, queue, uploads }: UploadDialogProp
   const [tagsInput, setTagsInput] = useState('');
   const [dragging, setDragging] = useState(false);
   const groupId = useId();
-  const offered = storage.data?.types ?? [];
-  const selected = choice && offered.some((t) => t.type === choice) ? choice : defaultStorage(storage.data);
+  const kinds = storage.data?.kinds ?? [];
+  const selected =
+    choice && kinds.some((k) => k.type === choice && k.configured) ? choice : defaultStorage(storage.data);
   const ready = uploads.items.filter((i) => i.status === 'queued' && !i.started);
   const tags = parseTags(tagsInput);
 
@@ -127,18 +153,29 @@ export function UploadDialog({ open, onClose, queue, uploads }: UploadDialogProp
             </p>
           ) : (
             <div className="upload-storage__options">
-              {offered.map((t) => (
-                <label key={t.type} className="upload-storage__option">
-                  <input
-                    type="radio"
-                    name={`${groupId}-storage`}
-                    value={t.type}
-                    checked={selected === t.type}
-                    onChange={() => setChoice(t.type)}
-                  />
-                  <span>{t.label}</span>
-                </label>
-              ))}
+              {kinds.map((k) => {
+                const reasonId = `${groupId}-${k.type}-off`;
+                return (
+                  <div
+                    key={k.type}
+                    className={`upload-storage__option${k.configured ? '' : ' upload-storage__option--off'}`}
+                  >
+                    <label className="upload-storage__label">
+                      <input
+                        type="radio"
+                        name={`${groupId}-storage`}
+                        value={k.type}
+                        checked={selected === k.type}
+                        disabled={!k.configured}
+                        aria-describedby={k.configured ? undefined : reasonId}
+                        onChange={() => setChoice(k.type)}
+                      />
+                      <span>{k.label}</span>
+                    </label>
+                    {k.configured ? null : <StorageOffReason id={reasonId} kind={k} />}
+                  </div>
+                );
+              })}
             </div>
           )}
         </fieldset>

@@ -114,6 +114,29 @@ export function readBlob(blob: Blob): Promise<Uint8Array> {
   });
 }
 
+const STORAGE_KINDS: ReadonlyArray<{ type: StorageType; label: string; enableWith: string[] }> = [
+  { type: 'local', label: 'Local disk', enableWith: ['STORAGE_LOCAL_ENABLED=true'] },
+  {
+    type: 's3',
+    label: 'S3 / R2 / MinIO',
+    enableWith: ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'],
+  },
+  { type: 'cloudinary', label: 'Cloudinary', enableWith: ['CLOUDINARY_URL'] },
+];
+
+/** GET /api/files/storage-types as the files service answers it with these kinds configured. */
+export function storageTypesAnswer(
+  configured: StorageType[],
+  defaultType: StorageType,
+): StorageTypesResponse {
+  const kinds = STORAGE_KINDS.map((k) => ({ ...k, configured: configured.includes(k.type) }));
+  return {
+    types: kinds.filter((k) => k.configured).map(({ type, label }) => ({ type, label })),
+    kinds,
+    default: defaultType,
+  };
+}
+
 /**
  * The files API of the gateway, in memory, at the fetch level, plus the storage the browser
  * uploads to (`storage`, an UploadTransport). Checks upload bodies against the contract schemas,
@@ -127,13 +150,7 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
   /** Ciphertext received by the storage, by file id. */
   readonly stored = new Map<string, Uint8Array>();
   readonly pending = new Map<string, PendingUpload>();
-  storageTypes: StorageTypesResponse = {
-    types: [
-      { type: 'local', label: 'Local storage' },
-      { type: 's3', label: 'S3 / R2' },
-    ],
-    default: 'local',
-  };
+  storageTypes: StorageTypesResponse = storageTypesAnswer(['local', 's3'], 'local');
   /** The account's malware-fingerprint opt-in (GET/PUT /api/auth/settings). */
   malwareFingerprintCheck = false;
   /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */

@@ -4,17 +4,18 @@ import { ApiError } from '../../../lib/api-error';
 import { parseResponse } from '../../../lib/parse-response';
 import type { SealedNoteFields } from '../../../workers/notes-messages';
 
+/** One note of a batch: sealed, with an import's `createdAt` and `updatedAt` (both or neither). */
+export type BatchNote = SealedNoteFields & { createdAt?: string; updatedAt?: string };
+
 /**
- * POST /api/notes/batch {notes: [{id, title, content, tags, wrappedDEK}, ...]} → 201 {notes}, in
- * the order sent. 1 to NOTE_BATCH_MAX_NOTES notes and at most NOTE_BATCH_MAX_BYTES of sealed
- * fields in all; one transaction, so a failure stores none of them. Each note is idempotent like
- * a single create, so a failed call may be retried with the very same body. A 409 names the
- * taken ids in the error body's `ids`.
+ * POST /api/notes/batch {notes: [{id, title, content, tags, wrappedDEK, createdAt?, updatedAt?}, ...]}
+ * → 201 {notes}, in the order sent. 1 to NOTE_BATCH_MAX_NOTES notes and at most
+ * NOTE_BATCH_MAX_BYTES of sealed fields in all; one transaction, so a failure stores none of them.
+ * Dates, when given, are kept (plaintext metadata the server holds for every note anyway). Each
+ * note is idempotent like a single create, so a failed call may be retried with the very same
+ * body. A 409 names the taken ids in the error body's `ids`.
  */
-export async function createNotesBatch(
-  api: ApiClient,
-  notes: readonly SealedNoteFields[],
-): Promise<NoteDto[]> {
+export async function createNotesBatch(api: ApiClient, notes: readonly BatchNote[]): Promise<NoteDto[]> {
   const data = await api.post<unknown>('/notes/batch', {
     notes: notes.map((n) => ({
       id: n.id,
@@ -22,6 +23,9 @@ export async function createNotesBatch(
       content: n.content,
       tags: n.tags,
       wrappedDEK: n.wrappedDEK,
+      ...(n.createdAt !== undefined && n.updatedAt !== undefined
+        ? { createdAt: n.createdAt, updatedAt: n.updatedAt }
+        : {}),
     })),
   });
   const saved = parseResponse(createNoteBatchResponseSchema, data).notes;

@@ -1,28 +1,19 @@
+import { noteCountsResponseSchema, type NoteCountsResponse } from '@vault/contracts';
 import { useApiClient } from '../../../lib/api-context';
 import type { ApiClient } from '../../../lib/api-client';
+import { parseResponse } from '../../../lib/parse-response';
 import { useQuery } from '../../../lib/query';
 
-export interface NoteCounts {
-  active: number;
-  deleted: number;
-}
-
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+export type NoteCounts = NoteCountsResponse;
 
 /**
- * GET /api/notes/counts → {active, deleted}: the sidebar's All Notes and Trash counts. Null when
- * the route does not answer (the notes service is not deployed yet, or is down): the counts are
- * then simply not shown.
+ * GET /api/notes/counts → {active, deleted}: the server's count of notes in the vault and in the
+ * trash (read through useNoteTotals, which every count on the screen uses). A failed call is an
+ * error, not an empty answer: the query stays failed and stale, so Retry, the next successful load
+ * of the notes or the next page asks again (the shell, app/layouts/vault-layout.tsx).
  */
-export async function getNoteCounts(api: ApiClient): Promise<NoteCounts | null> {
-  try {
-    const data = await api.get<unknown>('/notes/counts');
-    if (typeof data !== 'object' || data === null) return null;
-    const { active, deleted } = data as Record<string, unknown>;
-    return isCount(active) && isCount(deleted) ? { active, deleted } : null;
-  } catch {
-    return null;
-  }
+export async function getNoteCounts(api: ApiClient): Promise<NoteCounts> {
+  return parseResponse(noteCountsResponseSchema, await api.get<unknown>('/notes/counts'));
 }
 
 export const noteCountsQueryKey = 'notes/counts';

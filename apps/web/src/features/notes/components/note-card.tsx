@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { AlertIcon, LockIcon } from '../../../components/icons';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
+import { isLockedNoteError } from '../utils/locked-note';
 import { NOTE_PREVIEW_LENGTH } from '../utils/limits';
 import { cardDate, cardTags, previewText } from '../utils/note-format';
 import { NOTE_MESSAGES } from '../utils/note-rules';
@@ -40,8 +41,8 @@ export const NoteCard = memo(function NoteCard({ note, onOpen }: NoteCardProps) 
       {shown.length > 0 ? (
         <ul className="note-card__tags" aria-label="Tags">
           {shown.map((tag) => (
-            <li key={tag} className="chip chip--sm">
-              {tag}
+            <li key={tag} className="chip chip--sm" title={tag}>
+              <span>{tag}</span>
             </li>
           ))}
           {more > 0 ? <li className="chip chip--sm chip--more">+{more} more</li> : null}
@@ -64,13 +65,9 @@ export interface FailedNoteCardProps {
   onDelete: (id: string) => void;
 }
 
-/**
- * The note's key does not open under the current vault key (its fields were never tried): after an
- * access reset without the recovery key this is a note sealed under the old vault key, locked rather
- * than broken.
- */
+/** A note sealed under a vault key from before an access reset: locked rather than broken. */
 export function isLockedNote(item: Extract<NoteItem, { kind: 'failed' }>): boolean {
-  return /'vault:v1:note-key:[^']*': decryption failed/.test(item.error);
+  return isLockedNoteError(item.error);
 }
 
 /** A note that could not be decrypted: said plainly; it can still be moved to the trash. */

@@ -273,7 +273,7 @@ export function NoteDialog({ note, onClose, onCreate, onUpdate, onDelete }: Note
             <ul className="tag-entry__chips" aria-label="Tags on this note">
               {tags.map((tag) => (
                 <li key={tag} className="chip">
-                  <span>{tag}</span>
+                  <span title={tag}>{tag}</span>
                   <button
                     type="button"
                     className="chip__remove"

@@ -34,7 +34,7 @@ export function TagPanel({ tags, selected, totalNotes, filteredNotes, onToggle, 
           <ul className="tag-panel__chips">
             {selected.map((tag) => (
               <li key={tag} className="chip chip--active">
-                <span>{tag}</span>
+                <span title={tag}>{tag}</span>
                 <button
                   type="button"
                   className="chip__remove"
@@ -63,7 +63,9 @@ export function TagPanel({ tags, selected, totalNotes, filteredNotes, onToggle, 
                   aria-pressed={pressed}
                   onClick={() => onToggle(tag)}
                 >
-                  <span className="tag-filter__name">{tag}</span>
+                  <span className="tag-filter__name" title={tag}>
+                    {tag}
+                  </span>
                   <span
                     className="tag-filter__count"
                     aria-label={`${count} ${count === 1 ? 'note' : 'notes'}`}

@@ -214,7 +214,9 @@ describe('VaultPage', () => {
     });
     expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Failed to decrypt note' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Notes (1)' })).toBeTruthy();
+    // Counted like every note of the list (its card is shown); it is not a locked one.
+    expect(screen.getByRole('heading', { name: 'Notes (2)' })).toBeTruthy();
+    expect(screen.queryByText(/locked/)).toBeNull();
     expect(screen.queryByText('Damaged')).toBeNull();
   });
 
@@ -231,6 +233,11 @@ describe('VaultPage', () => {
     expect(screen.getByText(/Enter your old password to unlock it/)).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Failed to decrypt note' })).toBeNull();
     expect(screen.queryByText('Foreign')).toBeNull();
+    // The header counts the locked note and says so; the tag panel's total is the same.
+    expect(screen.getByRole('heading', { name: 'Notes (2)' })).toBeTruthy();
+    expect(screen.getByText('1 locked', { exact: false, selector: '.vault-notes__locked' })).toBeTruthy();
+    const totals = screen.getByText('Total notes').closest('div')!;
+    expect(totals.querySelector('dd')?.textContent).toBe('2');
   });
 
   it('creates a note: title required, tags, sealed body only, card and counts refreshed', async () => {

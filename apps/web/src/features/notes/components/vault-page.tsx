@@ -5,11 +5,13 @@ import { EmptyState } from '../../../components/empty-state';
 import { LockIcon, NotesIcon, SettingsIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { Spinner } from '../../../components/spinner';
+import { useQueryCache } from '../../../lib/query';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { LegacyKeysBanner } from '../../recovery/components/legacy-keys-banner';
-import { useNoteCounts } from '../api/get-note-counts';
+import { notesChanged } from '../api/invalidate';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
 import { useNoteActions } from '../state/use-note-actions';
+import { useNoteTotals } from '../state/use-note-totals';
 import { useNotesSnapshot, useNotesStore } from '../state/use-notes';
 import { collectTags, hasActiveFilters, visibleItems } from '../utils/filter-notes';
 import { LOAD_MORE_THRESHOLD } from '../utils/limits';
@@ -33,7 +35,9 @@ export function VaultPage() {
   const store = useNotesStore();
   const snapshot = useNotesSnapshot(store);
   const actions = useNoteActions(store);
-  const counts = useNoteCounts();
+  // The same totals as the sidebar: every note counted, locked ones said apart.
+  const totals = useNoteTotals();
+  const cache = useQueryCache();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [failedToDelete, setFailedToDelete] = useState<string | null>(null);
   const [failedDeleteState, setFailedDeleteState] = useState<{ busy: boolean; error: string | null }>({
@@ -69,13 +73,11 @@ export function VaultPage() {
     () => visibleItems(snapshot.items, { searchQuery: deferredQuery, selectedTags }),
     [snapshot.items, deferredQuery, selectedTags],
   );
-  const filteredCount = useMemo(
-    () => shown.reduce((n, i) => (i.kind === 'decrypted' ? n + 1 : n), 0),
-    [shown],
-  );
+  // The cards shown (without filters, the locked and undecryptable ones too; they match no filter).
+  const filteredCount = shown.length;
   const page = shown.slice(0, visibleCount);
 
-  const knownTotal = counts.data?.active;
+  const knownTotal = totals.active;
   const stillLoading = !snapshot.complete;
   const moreInMemory = shown.length > visibleCount;
   const moreOnTheWay =
@@ -166,7 +168,15 @@ export function VaultPage() {
         <Banner
           tone="danger"
           action={
-            <Button variant="secondary" size="sm" onClick={() => void store?.retry()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                void store?.retry();
+                // The counts may have failed with the list: asked again with it.
+                notesChanged(cache, { trash: false });
+              }}
+            >
               Retry
             </Button>
           }
@@ -188,7 +198,7 @@ export function VaultPage() {
           <TagPanel
             tags={tags}
             selected={selectedTags}
-            totalNotes={snapshot.decryptedCount}
+            totalNotes={totals.opened}
             filteredNotes={filteredCount}
             onToggle={(tag) => store?.toggleTag(tag)}
             onClear={() => store?.clearTags()}
@@ -196,9 +206,15 @@ export function VaultPage() {
           <section className="vault-notes" aria-labelledby="notes-heading">
             <div className="vault-notes__header">
               <h2 id="notes-heading" className="vault-notes__title">
-                Notes ({snapshot.decryptedCount})
+                Notes ({totals.opened})
               </h2>
               <p className="vault-notes__status" aria-live="polite">
+                {totals.locked > 0 ? (
+                  <span className="vault-notes__locked">
+                    <LockIcon width={14} height={14} /> {totals.locked} locked
+                  </span>
+                ) : null}
+                {totals.locked > 0 && (filtersActive || decryptingCount > 0) ? ' · ' : null}
                 {filtersActive ? `${filteredCount} matching` : null}
                 {filtersActive && decryptingCount > 0 ? ' · ' : null}
                 {decryptingCount > 0 || (stillLoading && snapshot.items.length > 0) ? (

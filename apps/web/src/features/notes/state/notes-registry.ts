@@ -11,6 +11,12 @@ interface Registration {
   /** Pages being fetched while the vault is unlocked (see prefetchNotes). */
   prefetch: NotesPrefetch | null;
   unsubscribe: () => void;
+  /** Told (in a microtask: the store is made during a render) when the store is made or dropped. */
+  watchers: Set<() => void>;
+}
+
+function storeChanged(reg: Registration): void {
+  queueMicrotask(() => reg.watchers.forEach((watcher) => watcher()));
 }
 
 const registrations = new WeakMap<SessionStore, Registration>();
@@ -24,12 +30,18 @@ const registrations = new WeakMap<SessionStore, Registration>();
 function registrationFor(session: SessionStore): Registration {
   let reg = registrations.get(session);
   if (!reg) {
-    const created: Registration = { store: null, prefetch: null, unsubscribe: () => undefined };
+    const created: Registration = {
+      store: null,
+      prefetch: null,
+      unsubscribe: () => undefined,
+      watchers: new Set(),
+    };
     created.unsubscribe = session.subscribe(() => {
       const state = session.getState();
       if (created.store && (!state.user || state.vaultKey !== created.store.vaultKey)) {
         created.store.dispose();
         created.store = null;
+        storeChanged(created);
       }
       if (created.prefetch && state.user?.id !== created.prefetch.userId) {
         created.prefetch.stop();
@@ -58,6 +70,7 @@ export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: Not
     fetchPage: (query) => prefetch?.take(query)?.catch(() => fetchPage(query)) ?? fetchPage(query),
   });
   if (prefetch) reg.store.onDispose(() => prefetch.stop());
+  storeChanged(reg);
   return reg.store;
 }
 
@@ -74,6 +87,16 @@ export function prefetchNotes(session: SessionStore, api: ApiClient): void {
   if (reg.prefetch && reg.prefetch.userId === user.id && Date.now() - reg.prefetch.startedAt < 10_000) return;
   reg.prefetch?.stop();
   reg.prefetch = new NotesPrefetch(user.id, (query) => withRateLimitRetry(() => getNotesPage(api, query)));
+}
+
+/**
+ * Calls `listener` whenever this session's notes store is made or dropped (for readers that must
+ * not make one, such as the shell's counts: see existingNotesStore). Returns the unsubscribe.
+ */
+export function watchNotesStore(session: SessionStore, listener: () => void): () => void {
+  const reg = registrationFor(session);
+  reg.watchers.add(listener);
+  return () => reg.watchers.delete(listener);
 }
 
 /** The store if one exists for this session (the trash restores into it), without creating one. */

@@ -285,6 +285,39 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     });
   });
 
+  it('an import keeps notes of equal updatedAt in the order given, after those of that date already listed', async () => {
+    const key = await makeVaultKey();
+    const at = '2021-05-01T00:00:00.000Z';
+    const listed = await sealNote(
+      key,
+      { title: 'Listed' },
+      { id: '00000000-0000-4000-8000-000000000005', updatedAt: at },
+    );
+    const store = new NotesStore({
+      vaultKey: key,
+      crypto: new InlineNotesCrypto(),
+      fetchPage: pager([listed]).fetchPage,
+    });
+    await store.whenComplete();
+    // Ids ascending: the order of the file, not the one an id tie-break would give.
+    const ids = ['1', '2', '3', '4'].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
+    const newer = await sealNote(
+      key,
+      { title: 'Newer' },
+      { id: ids[3], updatedAt: '2021-06-01T00:00:00.000Z' },
+    );
+    const same = await Promise.all(
+      ids.slice(0, 3).map((id) => sealNote(key, { title: id }, { id, updatedAt: at })),
+    );
+    store.upsertMany(
+      [same[0]!, newer, same[1]!, same[2]!].map((sealed) => ({
+        sealed,
+        plain: { title: 't', content: '', tags: [] },
+      })),
+    );
+    expect(store.getSnapshot().items.map((i) => i.id)).toEqual([ids[3], listed.id, ids[0], ids[1], ids[2]]);
+  });
+
   it('filters change without rebuilding the lists', async () => {
     const key = await makeVaultKey();
     const store = new NotesStore({

@@ -3,6 +3,7 @@ import type { NotePlain } from '../../../workers/notes-messages';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import { messageOf } from '../../../lib/api-client';
 import { FIRST_PAGE_SIZE, NEXT_PAGE_SIZE, type NotesPageQuery } from '../api/get-notes';
+import { isLockedNoteError } from '../utils/locked-note';
 
 /** A note as the vault screen shows it: the decrypted fields plus the server's timestamps. */
 export interface DecryptedNote {
@@ -31,12 +32,15 @@ export interface NotesSnapshot {
   error: string | null;
   /** Every page fetched and every note decrypted (or failed). */
   complete: boolean;
-  /** Every loaded note, newest `updatedAt` first (ties: id descending), as the API orders them. */
+  /** Every loaded note, newest `updatedAt` first (ties: as stored), as the API orders them. */
   items: readonly NoteItem[];
   /** The spec's decryptedNotes, keyed by id. */
   decrypted: ReadonlyMap<string, DecryptedNote>;
   decryptedCount: number;
+  /** Notes that could not be decrypted, the locked ones included. */
   failedCount: number;
+  /** Of failedCount: sealed under a vault key from before an access reset (isLockedNoteError). */
+  lockedCount: number;
   pendingCount: number;
   selectedTags: readonly string[];
   searchQuery: string;
@@ -67,12 +71,13 @@ export function toDecrypted(
   };
 }
 
-/** Newest first; ties by id descending (the API's keyset order). */
+/**
+ * Newest first. Notes of the same updatedAt compare equal: the sorts here are stable, so they keep
+ * the order they have, which is the API's (in the order stored, a batch in its order), and a note
+ * added here goes after them, as the API would list it (an import keeps its file's order).
+ */
 export function compareItems(a: { id: string; sealed: NoteDto }, b: { id: string; sealed: NoteDto }): number {
-  const ta = Date.parse(a.sealed.updatedAt);
-  const tb = Date.parse(b.sealed.updatedAt);
-  if (ta !== tb) return tb - ta;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  return Date.parse(b.sealed.updatedAt) - Date.parse(a.sealed.updatedAt);
 }
 
 /** While later batches arrive, the screen is updated at most this often (each update is O(notes)). */
@@ -91,6 +96,7 @@ const EMPTY_SNAPSHOT: NotesSnapshot = Object.freeze({
   decrypted: new Map(),
   decryptedCount: 0,
   failedCount: 0,
+  lockedCount: 0,
   pendingCount: 0,
   selectedTags: [],
   searchQuery: '',
@@ -164,6 +170,7 @@ export class NotesStore {
     this.lastPublish = Date.now();
     let decryptedCount = 0;
     let failedCount = 0;
+    let lockedCount = 0;
     let pendingCount = 0;
     const items: NoteItem[] = [];
     for (const id of this.order) {
@@ -171,8 +178,10 @@ export class NotesStore {
       if (!item) continue;
       items.push(item);
       if (item.kind === 'decrypted') decryptedCount++;
-      else if (item.kind === 'failed') failedCount++;
-      else pendingCount++;
+      else if (item.kind === 'failed') {
+        failedCount++;
+        if (isLockedNoteError(item.error)) lockedCount++;
+      } else pendingCount++;
     }
     this.snapshot = {
       status: this.status,
@@ -182,6 +191,7 @@ export class NotesStore {
       decrypted: new Map(this.decrypted),
       decryptedCount,
       failedCount,
+      lockedCount,
       pendingCount,
       selectedTags: this.selectedTags,
       searchQuery: this.searchQuery,

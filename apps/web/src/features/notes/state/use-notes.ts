@@ -29,6 +29,7 @@ const EMPTY = (): NotesSnapshot => ({
   decrypted: new Map(),
   decryptedCount: 0,
   failedCount: 0,
+  lockedCount: 0,
   pendingCount: 0,
   selectedTags: [],
   searchQuery: '',

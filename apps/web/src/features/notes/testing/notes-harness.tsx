@@ -85,6 +85,8 @@ interface FakeRequest {
 export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
   active: NoteDto[] = [];
   deleted: NoteDto[] = [];
+  /** The service's stored_order: notes created here count up; the ones given at the start are 0. */
+  private readonly storedOrder = new Map<string, number>();
 
   constructor(active: NoteDto[] = [], deleted: NoteDto[] = []) {
     super();
@@ -96,9 +98,14 @@ export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
     return routeOf(path, 'notes', NOTES_FIXED_NAMES);
   }
 
+  /** The list's order: newest updatedAt first, then in the order stored, then id descending. */
   private sorted(): NoteDto[] {
+    const stored = (n: NoteDto) => this.storedOrder.get(n.id) ?? 0;
     return [...this.active].sort(
-      (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      (a, b) =>
+        Date.parse(b.updatedAt) - Date.parse(a.updatedAt) ||
+        stored(a) - stored(b) ||
+        (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
     );
   }
 
@@ -115,11 +122,13 @@ export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
       wrappedDEK: String(b['wrappedDEK']),
       isEncrypted: true,
       isDeleted: false,
-      createdAt: at,
-      updatedAt: at,
+      // An import's dates (POST /api/notes/batch), else the time of the request.
+      createdAt: typeof b['createdAt'] === 'string' ? new Date(b['createdAt']).toISOString() : at,
+      updatedAt: typeof b['updatedAt'] === 'string' ? new Date(b['updatedAt']).toISOString() : at,
       deletedAt: null,
     };
     this.active.push(note);
+    this.storedOrder.set(note.id, this.storedOrder.size + 1);
     return note;
   }
 
@@ -138,6 +147,9 @@ export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
         return json(200, { user: TEST_USER, vault: TEST_VAULT });
       case 'GET /api/notes/counts':
         return json(200, { active: this.active.length, deleted: this.deleted.length });
+      case 'GET /api/files/counts':
+        // The shell's Trash count also asks for the files (none here).
+        return json(200, { active: 0, deleted: 0, bytes: 0 });
       case 'GET /api/notes': {
         const all = this.sorted();
         const limit = req.query.get('limit');

@@ -292,15 +292,17 @@ describe('file preview (FileAccessProvider.requestPreview)', () => {
       const { user, server } = await renderFileAccess({ files: [file], vaultKey });
       await openPreview(user, file);
       const dialog = await shownPreview('paper.pdf');
-      const tab = { opener: {} as unknown };
-      const open = vi
-        .spyOn(window, 'open')
+      const tab = { document: document.implementation.createHTMLDocument(''), opener: {} as unknown };
+      vi.spyOn(window, 'open')
         .mockReturnValueOnce(null)
-        .mockReturnValueOnce(tab as Window);
+        .mockReturnValueOnce(tab as unknown as Window);
       await user.click(within(dialog).getByRole('button', { name: 'Open in New Tab' }));
-      expect(open.mock.calls[0]?.[0]).toMatch(/^blob:/);
       expect(within(dialog).getByRole('status').textContent).toContain('The new tab was blocked');
       await user.click(within(dialog).getByRole('button', { name: 'Open in New Tab' }));
+      // The tab carries the file's name; the PDF is its frame, from the object URL.
+      expect(tab.document.title).toBe('paper.pdf');
+      expect(tab.document.querySelector('iframe')?.getAttribute('src')).toMatch(/^blob:/);
+      expect(within(dialog).queryByRole('status')).toBeNull();
       expect(tab.opener).toBeNull();
 
       await user.click(within(dialog).getByRole('button', { name: 'Download PDF' }));

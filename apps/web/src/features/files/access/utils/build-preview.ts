@@ -1,6 +1,7 @@
 import type { FileView } from '../../types';
 import type { PreviewContent } from '../components/preview-modal';
 import type { MemorySink } from './fetch-decrypted';
+import { pdfTitleUpdate } from './pdf/pdf-title';
 import { objectUrlTypeFor, previewKindOf } from './preview-kind';
 
 /** Text and code previews show at most this much of the file (the rest is a download away). */
@@ -44,8 +45,13 @@ export function buildPreview(
       }
       case 'pdf': {
         const bytes = sink.toBytes();
-        const blob = new Blob([bytes], { type: objectUrlTypeFor(kind, file.mimeType) });
-        return { content: { kind, bytes, url: createUrl(blob) }, blob };
+        const type = objectUrlTypeFor(kind, file.mimeType);
+        const blob = new Blob([bytes], { type });
+        // The browser's viewer reads the PDF with the file's name as its /Title (its toolbar and
+        // tab show it); Download keeps the exact bytes.
+        const titled = pdfTitleUpdate(bytes, file.name);
+        const viewed = titled ? new Blob([blob, titled], { type }) : blob;
+        return { content: { kind, bytes, url: createUrl(viewed) }, blob };
       }
       case 'image':
       case 'video':

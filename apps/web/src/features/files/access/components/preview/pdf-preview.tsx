@@ -4,6 +4,7 @@ import { Button } from '../../../../../components/button';
 import { Spinner } from '../../../../../components/spinner';
 import { PREVIEW_TEXT } from '../../utils/access-messages';
 import { loadPdfJs } from '../../utils/pdf/load-pdfjs';
+import { openPdfTab } from '../../utils/open-pdf-tab';
 import { hasPdfHeader } from '../../utils/pdf/pdf-header';
 import { MessagePanel } from './message-panel';
 
@@ -37,7 +38,7 @@ function reasonOf(error: unknown): string {
  *   header') with 'Force Load PDF (Skip Validation)' to try anyway;
  * - browser: the browser's built-in viewer in an iframe of the object URL.
  *
- * Both offer Download and Open in New Tab. The spec's external viewers (Google Docs, a hosted
+ * Both offer Download and Open in New Tab (a tab titled with the file's name, see openPdfTab). The spec's external viewers (Google Docs, a hosted
  * PDF.js) are left out on purpose: they would hand the decrypted file to a third party.
  */
 export function PdfPreview({ bytes, url, name, onDownload }: PdfPreviewProps) {
@@ -127,15 +128,8 @@ export function PdfPreview({ bytes, url, name, onDownload }: PdfPreviewProps) {
     setSecure({ status: 'loading' });
     setForce(true);
   };
-  const openInNewTab = () => {
-    const tab = window.open(url, '_blank');
-    if (!tab) {
-      setPopupBlocked(true);
-      return;
-    }
-    setPopupBlocked(false);
-    tab.opener = null;
-  };
+  // A tab titled with the file's name (the browser's viewer would show the object URL's id).
+  const openInNewTab = () => setPopupBlocked(!openPdfTab(url, name));
 
   const fallbacks = (
     <>
