@@ -1,4 +1,4 @@
-// One Jest run, three tiers told apart by folder (docs/architecture.md "Tests, in tiers").
+// One Jest run, three tiers told apart by folder (docs/architecture.md "Test tiers").
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');
 

@@ -9,8 +9,9 @@
 //
 // The stack must be up. The gateway's auth rate limit must be raised for the run (the harness passes a high
 // RATE_LIMIT_AUTH_PER_MINUTE); the per-IP failure throttle and the lockout count failures only, and every
-// sign-in here succeeds. The password never reaches the server (crypto-protocol.md): any 32-byte authKey
-// stands for one, so the account is made with random key material and no client-side KDF is timed.
+// sign-in here succeeds. The password never reaches the server (docs/crypto-protocol.md "Account keys"):
+// any 32-byte authKey stands for one, so the account is made with random key material and no client-side
+// KDF is timed.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';

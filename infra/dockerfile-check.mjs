@@ -17,9 +17,9 @@ const SPEC_FILE = /\.(spec|test|e2e-spec)\.[cm]?[jt]sx?(\.map)?$|\.(spec|test)\.
 const SKIP_DIRS = new Set(['node_modules', '.git', '.data', '.nx', 'dist', 'coverage', 'test-results']);
 /**
  * The npm that package.json's `allowScripts` is checked with (the npm of these machines,
- * ../shared/docs/toolchain-notes.md): listed packages run their install scripts, `false` ones
- * (@scarf/scarf) are skipped and keep their bins (npm/cli#9681). The npm that Node 22 bundles
- * is older: it ignores the field and runs every install script.
+ * docs/operations.md "Toolchain on the test machines"): listed packages run their install
+ * scripts, `false` ones (@scarf/scarf) are skipped and keep their bins (npm/cli#9681). The npm
+ * that Node 22 bundles is older: it ignores the field and runs every install script.
  */
 export const MIN_NPM_FOR_ALLOW_SCRIPTS = '11.19.1';
 

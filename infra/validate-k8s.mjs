@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Offline checks of the Kubernetes manifests in k8s/ (docs/toolchain-notes.md): no cluster
-// answers here, so each overlay is rendered (by `kubectl kustomize` when kubectl is on PATH,
-// else by the small built-in renderer below, which must then agree with kubectl's output),
-// validated against the API schemas of `kubernetes-models` (types, plus unknown fields from
-// its type declarations), and held to the policies in k8s/README.md.
+// Offline checks of the Kubernetes manifests in k8s/ (docs/operations.md
+// "Toolchain on the test machines"): no cluster answers here, so each overlay is rendered (by
+// `kubectl kustomize` when kubectl is on PATH, else by the small built-in renderer below, which
+// must then agree with kubectl's output), validated against the API schemas of
+// `kubernetes-models` (types, plus unknown fields from its type declarations), and held to the
+// policies in k8s/README.md.
 //
 //   node infra/validate-k8s.mjs               validate every overlay
 //   node infra/validate-k8s.mjs --self-test   prove each check catches what it is for

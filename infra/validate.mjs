@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Offline checks of the deployment files (docs/toolchain-notes.md): no Docker engine runs
-// here, so compose is validated by docker-compose's own parser and by the compose-spec
-// JSON schema, and the Dockerfile is checked against the workspace it builds.
+// Offline checks of the deployment files (docs/operations.md "Toolchain on the test machines"):
+// no Docker engine runs here, so compose is validated by docker-compose's own parser and by the
+// compose-spec JSON schema, and the Dockerfile is checked against the workspace it builds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

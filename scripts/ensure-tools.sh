@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test tiers drive, when missing (docs/toolchain-notes.md):
+# Installs the Debian packages the test tiers drive, when missing
+# (docs/operations.md "Toolchain on the test machines"):
 # chromium (browser tiers), docker-compose 1.29 (offline compose validation) and ClamAV's
 # clamd (the scan worker's medium tests; scripts/lib/clamd.mjs starts a private one).
 set -euo pipefail

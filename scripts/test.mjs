@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
-// Tiers (docs/architecture.md): format, lint, build, typecheck, unit (Jest and Vitest), medium, deploy
-// files, API e2e (over TCP and NATS), browser e2e, crypto in Chromium.
+// Tiers (docs/architecture.md "Test tiers"): format, lint, build, typecheck, unit (Jest and Vitest),
+// medium, deploy files, API e2e (over TCP and NATS), browser e2e, crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

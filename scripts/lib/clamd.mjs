@@ -1,4 +1,4 @@
-// ClamAV for local mode and the scan worker's tests (docs/toolchain-notes.md "ClamAV").
+// ClamAV for local mode and the scan worker's tests (docs/operations.md "Toolchain on the test machines").
 // Only Node built-ins: this runs before `npm install`.
 //
 // There is no official signature database offline (freshclam cannot reach its mirror) and

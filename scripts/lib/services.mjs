@@ -1,5 +1,5 @@
 // Makes sure PostgreSQL and Redis answer; starts the machine's own servers when they don't
-// (docs/toolchain-notes.md). Never installs them: that is the machine's job.
+// (docs/operations.md "Toolchain on the test machines"). Never installs them: that is the machine's job.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { hostPort, log, sleep, tcpOpen } from './util.mjs';

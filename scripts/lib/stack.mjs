@@ -1,4 +1,4 @@
-// Local mode (docs/architecture.md "Runs in three places"): build, create the database,
+// Local mode (docs/architecture.md "Where it runs"): build, create the database,
 // migrate, make dev keys, then run every service as its own process with prefixed logs.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -167,10 +167,11 @@ export function startServices(env, { logDir, quiet = false } = {}) {
 }
 
 /**
- * The scan worker's clamd (architecture.md: "clamd if one answers"): one already listening on
- * CLAMD_PORT is used; otherwise a private one is started with our own small signature database
- * (scripts/lib/clamd.mjs). Without ClamAV installed, the stack still runs and scans end in
- * 'error' ("Virus scanner unavailable"), which the file badge says plainly.
+ * The scan worker's clamd (docs/architecture.md "Virus scanning of end-to-end encrypted files":
+ * clamd is used if one answers): one already listening on CLAMD_PORT is used; otherwise a private
+ * one is started with our own small signature database (scripts/lib/clamd.mjs). Without ClamAV
+ * installed, the stack still runs and scans end in 'error' ("Virus scanner unavailable"), which
+ * the file badge says plainly.
  */
 export async function ensureScanner(env, { dir, port } = {}) {
   const { ensureClamav, pingClamd, startClamd } = await import('./clamd.mjs');

@@ -26,7 +26,7 @@ function newPassword(): string {
   return `New-${randomBytes(6).toString('hex')}-Bb2`;
 }
 
-/** The client side of a password change (crypto-protocol.md "Changing the password"). */
+/** The client side of a password change (docs/crypto-protocol.md "Flows"). */
 async function changeBody(account: TestAccount, password: string): Promise<ChangedPassword> {
   return changePassword({
     oldPassword: account.identity.password,

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication through the gateway (api-contract.md "Auth service", rows 2fa/* and login's
+ * Two-factor authentication through the gateway (docs/api.md "Two-step verification" and login's
  * totpCode): setup, the second sign-in step with authenticator codes (computed here with otplib at explicit
  * epochs) and backup codes, regeneration, disabling, and what the server keeps of the TOTP secret.
  */

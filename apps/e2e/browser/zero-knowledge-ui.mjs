@@ -6,7 +6,7 @@
 // (name and value) under the run's prefix and every file in the run's log folder are searched for each
 // marker (case-insensitive) and for the hex and base64 encodings of the password markers.
 //
-// The server may see the username, e-mail and phone (crypto-protocol.md, "What the server may see"): those
+// The server may see the username, e-mail and phone (docs/threat-model.md, "What the server holds"): those
 // markers may appear in auth.users only (that is also the control proving the search finds things). Every
 // other marker must appear nowhere. Exit code 0 only when there is no hit.
 //

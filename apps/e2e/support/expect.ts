@@ -2,7 +2,7 @@
 import { REFRESH_COOKIE, type ErrorBody } from '@vault/contracts';
 import type { ApiClient, ApiResponse } from './http';
 
-/** Status plus the error body `{error, code, ...}` of api-contract.md "Conventions", compared in one go. */
+/** Status plus the error body `{error, code, ...}` of docs/api.md "Errors", compared in one go. */
 export function expectError(
   res: ApiResponse<unknown>,
   status: number,

@@ -1,5 +1,5 @@
 /**
- * Errors as codes (docs/conventions.md #4). Services throw `VaultError` with a code;
+ * Errors as codes (docs/architecture.md "Code conventions"). Services throw `VaultError` with a code;
  * the gateway's filter maps the code to an HTTP status and the spec's message.
  */
 export const ErrorCode = {
@@ -95,7 +95,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_INFO, value);
 }
 
-/** Extra fields an error body may carry (api-contract.md "Conventions"). */
+/** Extra fields an error body may carry (docs/api.md "Errors"). */
 export interface ErrorExtra {
   retryAfter?: number;
   requiresEmergencyVerification?: boolean;

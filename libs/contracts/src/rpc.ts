@@ -1,8 +1,8 @@
 import type { Role } from './auth/user.schema';
 
 /**
- * RPC message patterns, defined once (docs/architecture.md). Transport is TCP by default,
- * NATS by configuration; patterns and payloads are the same on both.
+ * RPC message patterns, defined once (docs/architecture.md "How the parts talk"). Transport is
+ * TCP by default, NATS by configuration; patterns and payloads are the same on both.
  */
 export const AUTH_PATTERNS = {
   health: 'auth.health',
@@ -24,7 +24,7 @@ export const AUTH_PATTERNS = {
   /** The caller's settings (the malware-fingerprint opt-in). */
   getSettings: 'auth.settings.get',
   updateSettings: 'auth.settings.update',
-  // Two-factor authentication and backup codes (api-contract.md "Auth service", 2fa/*).
+  // Two-factor authentication and backup codes (docs/api.md "Two-step verification").
   twoFactorEnable: 'auth.2fa.enable',
   twoFactorVerify: 'auth.2fa.verify',
   twoFactorDisable: 'auth.2fa.disable',
@@ -32,7 +32,7 @@ export const AUTH_PATTERNS = {
   backupCodesRegenerate: 'auth.2fa.backup-codes.regenerate',
   twoFactorLogin: 'auth.2fa.login',
   backupCodeLogin: 'auth.2fa.backup-login',
-  // Account recovery (api-contract.md "Auth service", recovery/*, security-questions, legacy-keys).
+  // Account recovery (docs/api.md "Recovery").
   recoveryEmailCode: 'auth.recovery.email-code',
   recoveryVerifyEmail: 'auth.recovery.verify-email',
   recoverySetupKey: 'auth.recovery.setup-key',

@@ -12,7 +12,10 @@ export const AAD = Object.freeze({
     `vault:v1:note:${noteId}:${field}`,
   fileKey: (fileId: ItemId): string => `vault:v1:file-key:${fileId}`,
   fileField: (fileId: ItemId, field: 'name' | 'mime' | 'tags'): string => `vault:v1:file:${fileId}:${field}`,
-  /** Extension of v1 (not in the shared protocol text): the sealed preview picture of an image file. */
+  /**
+   * Extension of v1 (docs/crypto-protocol.md "Key and metadata"): the sealed preview picture of an
+   * image file.
+   */
   fileThumbnail: (fileId: ItemId): string => `vault:v1:file:${fileId}:thumbnail`,
   fileChunk: (fileId: ItemId, index: number, last: boolean): string =>
     `vault:v1:file:${fileId}:chunk:${index}:${last ? 'last' : 'more'}`,

@@ -19,7 +19,7 @@ const CONFIG_ROOT = resolve(__dirname, '..', '..', '..', '..');
 
 /**
  * The auth service's configuration. Only this folder reads the environment; everything
- * else receives a typed `AuthConfig` (docs/conventions.md #5). Each variable is described
+ * else receives a typed `AuthConfig` (docs/architecture.md "Code conventions"). Each variable is described
  * in apps/auth/README.md.
  */
 

@@ -72,7 +72,7 @@ export class UserEntity {
   @Column('text', { name: 'locked_reason', nullable: true })
   lockedReason!: string | null;
 
-  /** Argon2id PHC string of recoveryAuth (crypto-protocol.md "Recovery"). */
+  /** Argon2id PHC string of recoveryAuth (docs/crypto-protocol.md "Recovery key"). */
   @Column('text', { name: 'recovery_auth_hash', nullable: true })
   recoveryAuthHash!: string | null;
 

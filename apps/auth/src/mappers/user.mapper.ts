@@ -12,7 +12,7 @@ import type { UserEntity } from '../entities/user.entity';
 const isPermission = (p: string): p is Permission => (PERMISSIONS as readonly string[]).includes(p);
 const asRole = (r: string): Role => ((ROLES as readonly string[]).includes(r) ? (r as Role) : 'user');
 
-/** `user` in answers (api-contract.md): never a hash, a key or a lockout detail. */
+/** `user` in answers (docs/api.md "Signing in"): never a hash, a key or a lockout detail. */
 export function toUserDto(user: UserEntity): UserDto {
   return {
     id: user.id,

@@ -9,7 +9,7 @@ export class Recovery1795410000000 implements MigrationInterface {
   name = 'Recovery1795410000000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Question texts only: the answers never reach the server (crypto-protocol.md "Recovery").
+    // Question texts only: the answers never reach the server (docs/crypto-protocol.md "Security questions").
     await q.query(`
       CREATE TABLE "auth"."security_questions" (
         "user_id" uuid PRIMARY KEY REFERENCES "auth"."users" ("id") ON DELETE CASCADE,

@@ -33,7 +33,7 @@ export class AccountService {
 
   /**
    * New hash, salt, KDF parameters and wrapped vault key in one transaction (the vault key
-   * itself does not change, crypto-protocol.md "Changing the password"); then every other
+   * itself does not change, docs/crypto-protocol.md "Flows"); then every other
    * session of the user ends. A wrong current key answers 401 and does not count toward
    * the lockout (the caller is already signed in).
    */
@@ -57,8 +57,8 @@ export class AccountService {
   }
 
   /**
-   * Re-checks the signed-in user's authKey before a file download or preview (api-contract.md:
-   * both "re-check the user's authKey"). Like a change of password, a wrong key answers 401
+   * Re-checks the signed-in user's authKey before a file download or preview (docs/api.md
+   * "Files": both re-check `authKey`). Like a change of password, a wrong key answers 401
    * 'Invalid password' and is logged as a security event, but does not lock the account: the
    * caller already holds a live session, and the gateway rate-limits the route.
    */

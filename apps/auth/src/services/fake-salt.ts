@@ -5,7 +5,7 @@ import { identifierKey, toIdentifierLookup } from './identifier';
 const keyOf = (identifier: string): string => identifierKey(toIdentifierLookup(identifier));
 
 /**
- * Prelogin's answer for an identifier that matches no account (crypto-protocol.md
+ * Prelogin's answer for an identifier that matches no account (docs/crypto-protocol.md
  * "Account keys"): the first 16 bytes of HMAC-SHA256(server secret, identifier key), hex: the
  * lowercased identifier, or `phone:` and the number's normal form. Stable across calls and
  * restarts, different per account an identifier could name, unguessable without the secret.

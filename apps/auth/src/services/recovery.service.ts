@@ -66,7 +66,7 @@ export const EMAIL_CODE_ANSWER_FLOOR_MS = 250;
 type VerifyKind = 'key' | 'questions';
 
 /**
- * Account recovery (crypto-protocol.md "Recovery"). Three ways to prove ownership: the
+ * Account recovery (docs/crypto-protocol.md "Recovery"). Three ways to prove ownership: the
  * recovery key (access and data come back), the security answers and an e-mail code (access
  * only). Each hands out a single-use bypass token valid RECOVERY_BYPASS_TTL_SECONDS, with
  * which `reset` sets new credentials exactly like a change of password; when the vault key
@@ -327,7 +327,7 @@ export class RecoveryService implements OnApplicationBootstrap {
     };
   }
 
-  /** Another user's key and an unknown id both answer 404 (api-contract.md). */
+  /** Another user's key and an unknown id both answer 404 (docs/api.md "401, 403 and 404"). */
   async deleteLegacyKey(auth: RpcAuth, id: string, ctx: RpcContext): Promise<void> {
     const event = this.events.build('legacy_key_deleted', auth.userId, ctx, { legacyKeyId: id });
     if (!(await this.recovery.deleteLegacyKey(auth.userId, id, event))) {

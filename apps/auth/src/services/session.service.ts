@@ -123,7 +123,7 @@ export class SessionService {
     return { sessions: sessions.map((s) => toSessionDto(s, auth.sessionId)) };
   }
 
-  /** Another user's session and an unknown id both answer 404 (api-contract.md). */
+  /** Another user's session and an unknown id both answer 404 (docs/api.md "401, 403 and 404"). */
   async revoke(auth: RpcAuth, sessionId: string, ctx: RpcContext): Promise<void> {
     if (!(await this.sessions.revokeOwned(auth.userId, sessionId))) throw new VaultError(ErrorCode.NOT_FOUND);
     await this.events.record('session_revoked', auth.userId, ctx, {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 
 /**
  * The files service's configuration. Only this folder reads the environment; everything else
- * receives a typed `FilesConfig` (docs/conventions.md #5). Each variable is described in
+ * receives a typed `FilesConfig` (docs/architecture.md "Code conventions"). Each variable is described in
  * apps/files/README.md. Secrets (STORAGE_SIGNING_SECRET, S3_SECRET_KEY, CLOUDINARY_URL) may
  * come from `NAME_FILE`, and are masked in logs.
  */

@@ -5,7 +5,7 @@ export type FileStatus = 'pending' | 'active';
 
 /**
  * A row of `files.files`. The name, type and tags are ciphertext made on the client
- * (crypto-protocol.md "Files"); the bytes live in a storage driver under `objectKey`.
+ * (docs/crypto-protocol.md "Key and metadata"); the bytes live in a storage driver under `objectKey`.
  * A row is `pending` from upload-url until upload-complete has checked the stored object,
  * and only `active` rows are listed. Never leaves the service: map it with `toFileDto`.
  */

@@ -1,7 +1,7 @@
 import type { FileDto, FileEncryptionMetadata } from '@vault/contracts';
 import type { FileEntity } from '../entities/file.entity';
 
-/** The API's `file` (api-contract.md "Files service"): sealed fields and sizes, never the object key. */
+/** The API's `file` (docs/api.md "Files"): sealed fields and sizes, never the object key. */
 export function toFileDto(file: FileEntity): FileDto {
   return {
     id: file.id,

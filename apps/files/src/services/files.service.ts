@@ -135,7 +135,7 @@ export class FilesService {
     };
   }
 
-  /** Signed parameters for a browser's direct upload to Cloudinary (api-contract cloudinary/upload-url). */
+  /** Signed parameters for a browser's direct upload to Cloudinary (docs/api.md "Files"). */
   async createCloudinaryUpload(auth: RpcAuth, body: FileMetadataBody): Promise<CloudinaryUploadUrlResponse> {
     const row = await this.beginUpload(auth, body, 'cloudinary');
     const direct = await this.storage.cloudinary().createDirectUpload(row.objectKey, FILE_URL_TTL_SECONDS);

@@ -8,7 +8,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const TOKEN_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
- * Verifies access tokens (api-contract.md "Conventions"): EdDSA only, so `alg: none` and an
+ * Verifies access tokens (docs/api.md "Authentication"): EdDSA only, so `alg: none` and an
  * HS256 token "signed" with the public key are refused; audience, issuer, exp and iat are
  * checked. Any failure is the same 401, so a caller learns nothing about why.
  */

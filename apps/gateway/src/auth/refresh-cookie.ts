@@ -23,7 +23,7 @@ export function isSecureCookie(mode: CookieSecureMode, host: string | undefined)
   return !LOCAL_HOSTS.has(hostnameOf(host));
 }
 
-/** The refresh cookie (api-contract.md): HttpOnly, SameSite=Strict, scoped to /api/auth. */
+/** The refresh cookie (docs/api.md "Authentication"): HttpOnly, SameSite=Strict, scoped to /api/auth. */
 export function refreshCookieOptions(
   mode: CookieSecureMode,
   host: string | undefined,

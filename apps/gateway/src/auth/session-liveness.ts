@@ -5,9 +5,9 @@ import type Redis from 'ioredis';
 import { REDIS } from '../redis/redis.token';
 
 /**
- * Session liveness (architecture.md): auth owns `sess:{sid}`; the gateway only asks whether
- * it still exists, one O(1) EXISTS per authenticated request. A revoked session's token is
- * refused at once, not when it expires.
+ * Session liveness (docs/architecture.md "How the parts talk"): auth owns `sess:{sid}`; the
+ * gateway only asks whether it still exists, one O(1) EXISTS per authenticated request. A revoked
+ * session's token is refused at once, not when it expires.
  */
 @Injectable()
 export class SessionLiveness {

@@ -3,8 +3,8 @@ import { commonEnvSchema, DEFAULT_RPC_PORTS, loadConfig, readSecret } from '@vau
 import { z } from 'zod';
 
 /**
- * The gateway's configuration, validated once at boot (docs/conventions.md #5). Nothing
- * outside this folder reads `process.env`; every variable is documented in the README.
+ * The gateway's configuration, validated once at boot (docs/architecture.md "Code conventions").
+ * Nothing outside this folder reads `process.env`; every variable is documented in the README.
  */
 
 const bool = (fallback: 'true' | 'false') =>

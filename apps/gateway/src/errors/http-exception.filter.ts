@@ -5,9 +5,9 @@ import { LOGGER } from '../logging/logger.token';
 import { toHttpError } from './http-error-mapping';
 
 /**
- * The one HTTP exception filter (docs/conventions.md #4): every error answer has the same
- * shape `{error, code, ...extra, requestId}`. Unexpected errors are logged with their stack;
- * request bodies never are.
+ * The one HTTP exception filter (docs/architecture.md "Code conventions": errors as codes): every
+ * error answer has the same shape `{error, code, ...extra, requestId}`. Unexpected errors are
+ * logged with their stack; request bodies never are.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {

@@ -12,7 +12,7 @@ import { HealthController } from '../routes/health/health.controller';
 import { NotesController } from '../routes/notes/notes.controller';
 import { buildOpenApiDocument, ROUTES } from './openapi.document';
 
-/** The routes of the brief and of api-contract.md that this gateway serves. */
+/** The routes of the brief and of docs/api.md "Routes" that this gateway serves. */
 const EXPECTED = [
   'post /api/auth/prelogin',
   'post /api/auth/signup',

@@ -73,9 +73,10 @@ import { TWO_FACTOR_ROUTES, twoFactorComponents } from './two-factor.routes';
 import { RECOVERY_ROUTES, recoveryComponents } from './recovery.routes';
 
 /**
- * The OpenAPI 3.1 document, built from the contracts' zod schemas (docs/conventions.md #3:
- * one schema, many users). Request bodies use the schemas' input side, answers their output
- * side. The route table below must match the controllers; a unit test holds them together.
+ * The OpenAPI 3.1 document, built from the contracts' zod schemas (docs/architecture.md
+ * "Code conventions": one schema, many users). Request bodies use the schemas' input side, answers
+ * their output side. The route table below must match the controllers; a unit test holds them
+ * together.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -344,7 +345,9 @@ export const ROUTES: RouteDoc[] = [
     method: 'get',
     path: '/api/notes/counts',
     operationId: 'countNotes',
-    summary: 'How many notes are active and how many in the trash (sidebar). An addition to api-contract.md',
+    summary:
+      'How many notes are active and how many in the trash (sidebar). ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'notes',
     security: 'bearer',
     rateLimit: 'api',
@@ -381,7 +384,8 @@ export const ROUTES: RouteDoc[] = [
       'server’s clock; createdAt not after updatedAt; 400 naming the note otherwise): they are kept to ' +
       'the millisecond, the others get the time of the request. Notes with the same updatedAt are listed ' +
       'in the order they were stored: a batch in its order, after earlier batches, so an import that ' +
-      'sends its batches one after another keeps its file’s order. An addition to api-contract.md',
+      'sends its batches one after another keeps its file’s order. ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'notes',
     security: 'bearer',
     rateLimit: 'api',
@@ -415,7 +419,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'rewrapNoteKey',
     summary:
       'Replace only the wrapped key of a note, active or in the trash (the re-wrap under the current vault ' +
-      'key after an access reset). updatedAt and every sealed field stay. An addition to api-contract.md',
+      'key after an access reset). updatedAt and every sealed field stay. ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'notes',
     security: 'bearer',
     rateLimit: 'api',
@@ -428,7 +433,9 @@ export const ROUTES: RouteDoc[] = [
     method: 'delete',
     path: '/api/notes/trash',
     operationId: 'emptyTrash',
-    summary: 'Permanently delete every note in the trash ("Empty Trash"). An addition to api-contract.md',
+    summary:
+      'Permanently delete every note in the trash ("Empty Trash"). ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'notes',
     security: 'bearer',
     rateLimit: 'api',
@@ -618,7 +625,8 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/files/counts',
     operationId: 'countFiles',
     summary:
-      'How many files are active and in the trash, and their stored bytes (sidebar). An addition to api-contract.md',
+      'How many files are active and in the trash, and their stored bytes (sidebar). ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'files',
     security: 'bearer',
     rateLimit: 'api',
@@ -630,7 +638,8 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/files/trash',
     operationId: 'emptyFilesTrash',
     summary:
-      'Permanently delete every file in the trash, stored objects included. An addition to api-contract.md',
+      'Permanently delete every file in the trash, stored objects included. ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'files',
     security: 'bearer',
     rateLimit: 'api',
@@ -667,7 +676,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'rewrapFileKey',
     summary:
       'Replace only the wrapped key of a file, active or in the trash (the re-wrap under the current vault ' +
-      'key after an access reset); a pending upload answers 404. An addition to api-contract.md',
+      'key after an access reset); a pending upload answers 404. ' +
+      'An addition to the original contract (docs/api.md)',
     tag: 'files',
     security: 'bearer',
     rateLimit: 'api',
@@ -1133,17 +1143,17 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
     },
     servers: [{ url: '/' }],
     tags: [
-      { name: 'auth', description: 'Accounts, sign-in, sessions (api-contract.md "Auth service")' },
+      { name: 'auth', description: 'Accounts, sign-in, sessions (docs/api.md "Routes")' },
       {
         name: 'notes',
         description:
-          'Notes sealed on the client (api-contract.md "Notes service"): every text field is ' +
+          'Notes sealed on the client (docs/api.md "Notes"): every text field is ' +
           '`hex(ciphertext||tag):hex(iv)`; the server never sees a title, a content or a tag',
       },
       {
         name: 'files',
         description:
-          'Files sealed on the client (api-contract.md "Files service"): names, types and tags are sealed ' +
+          'Files sealed on the client (docs/api.md "Files"): names, types and tags are sealed ' +
           'like notes, the bytes are encrypted in 64 KiB chunks and go to storage by signed URL; the server ' +
           'never sees a plaintext byte or name',
       },

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { RouteDoc } from './openapi.document';
 
 /**
- * The recovery routes of the OpenAPI document (api-contract.md "Auth service": recovery/*,
+ * The recovery routes of the OpenAPI document (docs/api.md "Recovery": recovery/*,
  * security-questions, legacy-keys), kept beside the main table so it stays readable.
  */
 

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { RouteDoc } from './openapi.document';
 
 /**
- * The 2FA routes of the OpenAPI document (api-contract.md "Auth service", rows 2fa/*), kept
+ * The 2FA routes of the OpenAPI document (docs/api.md "Two-step verification"), kept
  * beside the main table so it stays readable.
  */
 

@@ -147,9 +147,9 @@ export function errorOfAnswer(status: number, body: Buffer): VaultError {
 
 /**
  * Streams blob requests to the files service's HTTP listener and its answers back, unchanged and
- * never buffered (docs/architecture.md: byte streams never travel over RPC). Backpressure holds
- * both ways (pipes), a client that goes away aborts the upstream request, and an upstream that
- * cannot be reached (or does not start answering in time) is a 503.
+ * never buffered (docs/architecture.md "How the parts talk": bytes never travel over RPC).
+ * Backpressure holds both ways (pipes), a client that goes away aborts the upstream request, and an
+ * upstream that cannot be reached (or does not start answering in time) is a 503.
  */
 export class FilesBlobProxy implements OnApplicationShutdown {
   private readonly agent = new Agent({ keepAlive: true });

@@ -10,7 +10,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Validates a body (or the route params) with a contract schema and answers 400 with the
- * first failing rule's message (api-contract.md "Conventions"). The handler receives the
+ * first failing rule's message (docs/api.md "Conventions"). The handler receives the
  * schema's output, so transforms (trimmed strings, lower-cased e-mail) apply.
  */
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 
 /**
  * The notes service's configuration. Only this folder reads the environment; everything
- * else receives a typed `NotesConfig` (docs/conventions.md #5). Each variable is described
+ * else receives a typed `NotesConfig` (docs/architecture.md "Code conventions"). Each variable is described
  * in apps/notes/README.md. The service holds no secret of its own: the database URL's
  * password is the only sensitive value, and it is masked in logs.
  */

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A row of `notes.notes`. Every text field but the ids is ciphertext made on the client
- * (crypto-protocol.md "Notes"); the server never sees a title, a content or a tag. Never
+ * (docs/crypto-protocol.md "Notes"); the server never sees a title, a content or a tag. Never
  * leaves the service: map it with `toNoteDto`.
  *
  * Timestamps are written by the service with millisecond precision, the precision of the

@@ -1,7 +1,7 @@
 import type { NoteDto } from '@vault/contracts';
 import type { NoteEntity } from '../entities/note.entity';
 
-/** `note` in answers (api-contract.md "Notes service"): never the owner or the body hash. */
+/** `note` in answers (docs/api.md "Notes"): never the owner or the body hash. */
 export function toNoteDto(note: NoteEntity): NoteDto {
   return {
     id: note.id,

@@ -20,7 +20,7 @@ type CreateRequest = SealedBody & { createdAt?: string | undefined; updatedAt?: 
 /** A date as stored and answered (to the millisecond), so two spellings of one instant hash alike. */
 const storedDate = (iso: string): string => new Date(iso).toISOString();
 
-/** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
+/** A sealed note over 1 MiB in total answers 413 (docs/api.md "Conventions"). */
 export function assertNoteSize(body: SealedBody): void {
   if (sealedNoteBytes(body) > NOTE_MAX_BYTES) {
     throw new VaultError(ErrorCode.PAYLOAD_TOO_LARGE, NOTE_MESSAGES.tooLarge, {

@@ -4,10 +4,10 @@ import { describeStorage, storageOptionsFromEnv, type StorageOptions } from '@va
 import { z } from 'zod';
 
 /**
- * The scan worker's configuration. Only this folder reads the environment; everything else
- * receives a typed `ScanWorkerConfig` (docs/conventions.md #5). Each variable is described in
- * apps/scan-worker/README.md. The storage variables are the files service's, read by the
- * shared parser of @vault/storage (`storageOptionsFromEnv`); their secrets never reach the log.
+ * The scan worker's configuration. Only this folder reads the environment; everything else receives a
+ * typed `ScanWorkerConfig` (docs/architecture.md "Code conventions"). Each variable is described in
+ * apps/scan-worker/README.md. The storage variables are the files service's, read by the shared
+ * parser of @vault/storage (`storageOptionsFromEnv`); their secrets never reach the log.
  */
 
 /** The repository root (this file is apps/scan-worker/{src,dist}/config/). */

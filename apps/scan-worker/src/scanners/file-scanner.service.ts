@@ -21,7 +21,10 @@ export type ScanOutcome =
   | { kind: 'verdict'; result: ScanFileResult['result']; detail: string }
   | { kind: 'unavailable'; dependency: 'scanner' | 'storage'; reason: string };
 
-/** The badge's words (docs/architecture.md: it names what was checked, never more). */
+/**
+ * The badge's words (docs/architecture.md "Virus scanning of end-to-end encrypted files": it names
+ * what was checked, never more).
+ */
 export const CLEAN_DETAIL =
   'Stored ciphertext matches the declared size and chunk framing; ClamAV found no known malware in the ' +
   "stored bytes. The file's contents are end-to-end encrypted and cannot be scanned by the server.";

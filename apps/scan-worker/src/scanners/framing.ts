@@ -1,10 +1,10 @@
 import { expectedEncryptedSize } from '@vault/contracts';
 
 /**
- * The checks a server can make on end-to-end encrypted bytes (docs/architecture.md "Virus
- * scanning of end-to-end encrypted files", crypto-protocol.md "Files"): the declared sizes
- * agree with the chunk framing, and the stored object has exactly the declared size. A
- * truncated, padded or foreign object fails them.
+ * The checks a server can make on end-to-end encrypted bytes (docs/architecture.md
+ * "Virus scanning of end-to-end encrypted files", docs/crypto-protocol.md "Content in chunks"):
+ * the declared sizes agree with the chunk framing, and the stored object has exactly the declared
+ * size. A truncated, padded or foreign object fails them.
  */
 export interface DeclaredSizes {
   size: number;

@@ -38,10 +38,11 @@ const RECHECK_MS = 60_000;
 
 /**
  * The hash signatures of a clamd database folder (its DatabaseDirectory), for the opt-in
- * malware-fingerprint check (docs/architecture.md "Virus scanning"): the client sends the
- * SHA-256 of a file's plaintext and the worker looks it up here. clamd itself has no command
- * to look up a hash, so the worker reads the same .hdb/.hsb files clamd loads. Loaded on
- * first use and again when the files change.
+ * malware-fingerprint check (docs/architecture.md
+ * "Virus scanning of end-to-end encrypted files"): the client sends the SHA-256 of a file's
+ * plaintext and the worker looks it up here. clamd itself has no command to look up a hash, so
+ * the worker reads the same .hdb/.hsb files clamd loads. Loaded on first use and again when the
+ * files change.
  */
 export class HashSignatureDatabase {
   private signatures = new Map<string, HashSignature[]>();

@@ -10,9 +10,10 @@ export const deleteAccountBodySchema = strictBody({
 export type DeleteAccountBody = z.output<typeof deleteAccountBodySchema>;
 
 /**
- * Account purge (architecture.md "Who owns what": jobs belong to their producer). Auth deletes
- * the account and queues one job per other data owner; each owner deletes everything of that
- * user it holds. Jobs retry with backoff and purges are idempotent, so a replay is harmless.
+ * Account purge (docs/architecture.md "Services and what they own", BullMQ queues: jobs belong to
+ * their producer). Auth deletes the account and queues one job per other data owner; each owner
+ * deletes everything of that user it holds. Jobs retry with backoff and purges are idempotent, so a
+ * replay is harmless.
  */
 export const ACCOUNT_PURGE_QUEUES = {
   /** Consumed by the notes service: every note of the user. */

@@ -14,7 +14,7 @@ export const SIGNUP_MESSAGES = {
   email: 'Please enter a valid email address',
   phone: 'Please enter a valid phone number',
   // Rules 3-5 (password length, classes, confirmation) are checked on the device:
-  // the password never reaches the server (crypto-protocol.md).
+  // the password never reaches the server (docs/crypto-protocol.md "Account keys").
   passwordShort: 'Password must be at least 8 characters long',
   passwordLower: 'Password must contain at least one lowercase letter',
   passwordUpper: 'Password must contain at least one uppercase letter',

@@ -5,8 +5,8 @@ import { FILL_ALL_FIELDS, plainText, strictBody } from '../common/validation';
 import { authKeySchema, EMAIL_RE, saltSchema, SIGNUP_LIMITS } from './auth-bodies.schema';
 
 /**
- * Account recovery (api-contract.md "Auth service": recovery/*, security-questions,
- * legacy-keys; crypto-protocol.md "Recovery"). The server never sees a recovery key, an
+ * Account recovery (docs/api.md "Recovery": recovery/*, security-questions, legacy-keys;
+ * docs/crypto-protocol.md "Recovery"). The server never sees a recovery key, an
  * answer or a password: only recoveryAuth / answersAuth / authKey, which it stores as slow
  * hashes, and keys sealed on the device.
  */

@@ -1,6 +1,6 @@
 import type { Role } from './user.schema';
 
-/** Access-token claims (api-contract.md "Conventions"). */
+/** Access-token claims (docs/api.md "Authentication"). */
 export interface AccessTokenClaims {
   sub: string;
   sid: string;

@@ -3,7 +3,7 @@ import { FILL_ALL_FIELDS, plainText, strictBody } from '../common/validation';
 import { authKeySchema, identifierSchema } from './auth-bodies.schema';
 
 /**
- * Two-factor authentication and backup codes (api-contract.md "Auth service", rows 2fa/*).
+ * Two-factor authentication and backup codes (docs/api.md "Two-step verification").
  * The formats are checked loosely here (a wrong code is a 401 from the service, not a 400),
  * only sizes and presence are the gateway's business.
  */

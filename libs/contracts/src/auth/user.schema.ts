@@ -15,7 +15,7 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** `user` in answers (api-contract.md). */
+/** `user` in answers (docs/api.md "Signing in"). */
 export const userDtoSchema = z.object({
   id: z.string(),
   email: z.string(),

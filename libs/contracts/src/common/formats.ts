@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Lowercase UUID v4: ids of notes and files are made by the client (crypto-protocol.md). */
+/** Lowercase UUID v4: ids of notes and files are made by the client (docs/crypto-protocol.md "Notation"). */
 export const UUID_V4_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** `hex(ciphertext || tag) + ":" + hex(iv)`, iv 12 bytes. */
 export const SEALED_RE = /^[0-9a-f]+:[0-9a-f]{24}$/;

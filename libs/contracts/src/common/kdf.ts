@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * KDF parameters with the protocol's floors and ceilings (crypto-protocol.md "Account keys").
+ * KDF parameters with the protocol's floors and ceilings (docs/crypto-protocol.md "Password KDF").
  * The server refuses weak parameters too, so a faulty client cannot store them.
  */
 export const KDF_LIMITS = {

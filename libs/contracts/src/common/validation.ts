@@ -30,7 +30,7 @@ export const plainText = (invalid: string, required: string = invalid) =>
 export const requiredString = (max: number, tooLong: string, invalid: string) =>
   plainText(invalid, FILL_ALL_FIELDS).trim().min(1, FILL_ALL_FIELDS).max(max, tooLong);
 
-/** Strict object: unknown or extra fields are a 400 (api-contract.md "Conventions"). */
+/** Strict object: unknown or extra fields are a 400 (docs/api.md "Conventions"). */
 export function strictBody<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject(shape, {
     error: (issue) =>
@@ -43,7 +43,7 @@ export type ParseResult<T> =
 
 /**
  * Parses with a schema and reports only the first failing rule, which is what the
- * API answers (api-contract.md: "400 with the first failing rule's message").
+ * API answers (docs/api.md "Conventions": first failing rule).
  *
  * Every request body, query and route parameter of the gateway and of the services' RPC
  * handlers passes here, so this is also the backstop for text: whatever a schema lets

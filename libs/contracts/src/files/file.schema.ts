@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { hexBytes, sealed, sealedKey, uuidV4 } from '../common/formats';
 import { strictBody } from '../common/validation';
 
-/** Spec section 9 and api-contract.md: the plaintext of a file is at most 100 MiB. */
+/** Spec section 9 and docs/api.md "Conventions": the plaintext of a file is at most 100 MiB. */
 export const FILE_MAX_BYTES = 100 * 1024 * 1024;
-/** crypto-protocol.md "Files": 64 KiB chunks, each sealed with a 16-byte tag. */
+/** docs/crypto-protocol.md "Content in chunks": 64 KiB chunks, each sealed with a 16-byte tag. */
 export const FILE_CHUNK_SIZE = 65_536;
 export const FILE_CHUNK_TAG_BYTES = 16;
 /** Sealed thumbnails (GET /files/{id}/optimized) are small pictures: at most this many hex characters. */
 export const FILE_THUMBNAIL_MAX_CHARS = 512 * 1024;
-/** Upload, download and preview URLs live 5 minutes (api-contract.md "Files service"). */
+/** Upload, download and preview URLs live 5 minutes (docs/api.md "Files"). */
 export const FILE_URL_TTL_SECONDS = 300;
 /** Uploads begun (upload-url) and never completed are removed by the cleanup job after this long. */
 export const FILE_UPLOAD_ABANDON_SECONDS = 3600;
@@ -28,7 +28,10 @@ export type StorageType = z.output<typeof storageTypeSchema>;
 export const VIRUS_SCAN_RESULTS = ['pending', 'clean', 'infected', 'error'] as const;
 export type VirusScanResult = (typeof VIRUS_SCAN_RESULTS)[number];
 
-/** `encryptedSize = size + 16 * max(1, ceil(size / chunkSize))` (crypto-protocol.md). */
+/**
+ * `encryptedSize = size + 16 * max(1, ceil(size / chunkSize))` (docs/crypto-protocol.md
+ * "Content in chunks").
+ */
 export function expectedEncryptedSize(size: number, chunkSize: number): number {
   return size + FILE_CHUNK_TAG_BYTES * Math.max(1, Math.ceil(size / chunkSize));
 }

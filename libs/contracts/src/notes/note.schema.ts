@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sealed, sealedKey, uuidV4 } from '../common/formats';
 import { plainText, strictBody } from '../common/validation';
 
-/** A sealed note over 1 MiB in total answers 413 (api-contract.md "Notes service"). */
+/** A sealed note over 1 MiB in total answers 413 (docs/api.md "Conventions"). */
 export const NOTE_MAX_BYTES = 1024 * 1024;
 
 const noteFields = {

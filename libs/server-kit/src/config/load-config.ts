@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { databaseEnvSchema, databaseFromEnv } from './common.schema';
 
 /**
- * Configuration is validated once at boot (docs/conventions.md #5). Nothing outside a
- * `config/` folder reads `process.env`. A bad value stops the process with a clear list.
+ * Configuration is validated once at boot (docs/architecture.md "Code conventions"). Nothing
+ * outside a `config/` folder reads `process.env`. A bad value stops the process with a clear list.
  */
 export function loadConfig<S extends z.ZodType>(
   schema: S,

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 
 /**
- * Jobs are typed and checked at start (docs/conventions.md #6): a queue carries a fixed set of
- * job names, each with the zod schema of its payload; every name needs a handler, or the
- * worker refuses to start. Payloads are validated before a handler sees them.
+ * Jobs are typed and checked at start (docs/architecture.md "Code conventions"): a queue carries
+ * a fixed set of job names, each with the zod schema of its payload; every name needs a handler,
+ * or the worker refuses to start. Payloads are validated before a handler sees them.
  */
 export interface JobDefinition<N extends string = string, S extends z.ZodType = z.ZodType> {
   /** The BullMQ job name producers use. */

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import Redis from 'ioredis';
 
 /**
- * Medium-test infrastructure (docs/architecture.md "Tests, in tiers"): real PostgreSQL and
+ * Medium-test infrastructure (docs/architecture.md "Test tiers"): real PostgreSQL and
  * Redis. With a Docker engine, testcontainers starts them; without one (these machines),
  * the services named by DATABASE_URL / REDIS_URL are used. Every test file gets its own
  * database and its own Redis key prefix, so files never see each other's data.

@@ -104,7 +104,7 @@ export class CloudinaryStorageDriver implements StorageDriver {
 
   /**
    * Cloudinary takes uploads as a multipart POST, not a PUT of the body: browsers upload with
-   * `createDirectUpload` (api-contract `POST /api/files/cloudinary/upload-url`).
+   * `createDirectUpload` (docs/api.md "Files": `POST /api/files/cloudinary/upload-url`).
    */
   async createUploadUrl(): Promise<SignedUrl> {
     throw new Error('Cloudinary uploads are multipart POSTs: use createDirectUpload');

@@ -4,7 +4,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * An independent AWS Signature Version 4 check for the S3 test server. s3rver checks the
  * expiry of presigned URLs but not their signatures, so on its own it cannot catch a
  * signing bug, a URL reused for another key, or a tampered signature; this check can
- * (docs/toolchain-notes.md "S3"). It covers presigned query signatures and
+ * (docs/operations.md "Toolchain on the test machines", S3). It covers presigned query signatures and
  * Authorization-header signatures, with the payload hash taken as declared.
  */
 export interface SigV4Request {

@@ -19,8 +19,9 @@ import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
 /**
- * /api/auth account-level calls: the account's settings, deleting the account, and the
- * emergency verification that follows a 418 at sign-in (api-contract.md "Auth service"). Handlers only translate.
+ * /api/auth account-level calls: the account's settings, deleting the account, and the emergency
+ * verification that follows a 418 at sign-in (docs/api.md "Account and sessions"). Handlers only
+ * translate.
  */
 @Controller('auth')
 export class AccountController {

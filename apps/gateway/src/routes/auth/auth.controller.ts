@@ -27,7 +27,7 @@ import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
 /**
- * /api/auth (api-contract.md "Auth service"). Each handler only translates: validated body
+ * /api/auth (docs/api.md "Account and sessions"). Each handler only translates: validated body
  * and caller context in, the auth service's answer out, refresh grants turned into the cookie.
  */
 @Controller('auth')

@@ -36,7 +36,7 @@ import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
 /**
- * /api/auth recovery, security questions and legacy keys (api-contract.md "Auth service").
+ * /api/auth recovery, security questions and legacy keys (docs/api.md "Recovery").
  * The signed-out calls count against the per-IP `auth` limit; the auth service adds its own
  * per-address and per-account limits. A reset starts a session like a sign-in (cookie set).
  */

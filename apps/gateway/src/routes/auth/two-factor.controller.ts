@@ -26,7 +26,7 @@ import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
 /**
- * /api/auth/2fa (api-contract.md "Auth service", rows 2fa/*): the second sign-in step and the
+ * /api/auth/2fa (docs/api.md "Two-step verification"): the second sign-in step and the
  * signed-in user's 2FA settings. Routes that take a code or a key count against the `auth`
  * rate limit, like the sign-in itself.
  */

@@ -35,7 +35,7 @@ import { CloudinaryMultipartUpload, type CloudinaryUploadResponse } from './clou
 import { thumbnailQuerySchema, type ThumbnailQuery } from './thumbnail-query.schema';
 
 /**
- * /api/files (api-contract.md "Files service", plus `GET /api/files/counts`,
+ * /api/files (docs/api.md "Files"; additions to the original contract: `GET /api/files/counts`,
  * `DELETE /api/files/trash` and `PUT /api/files/{id}/key`). Protected by the global JWT guard;
  * each handler only translates.
  * The signed blob route (`/api/files/blob/*`, public) is FilesBlobController.

@@ -13,7 +13,7 @@ import {
 
 /**
  * Runs after the contract schema: a sealed note over NOTE_MAX_BYTES in total answers 413 at
- * the edge (api-contract.md "Notes service"), before it travels over RPC. The notes service
+ * the edge (docs/api.md "Conventions"), before it travels over RPC. The notes service
  * checks it again; checking here as well means a body that the HTTP limit lets through meets
  * the contract's 413, never a transport's message limit (NATS max_payload).
  */

@@ -26,10 +26,10 @@ import { zodPipe } from '../../validation/zod.pipe';
 import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 /**
- * /api/notes (api-contract.md "Notes service", plus `GET /api/notes/counts`,
- * `DELETE /api/notes/trash`, `POST /api/notes/batch` and `PUT /api/notes/{id}/key`). Protected by the global JWT guard;
- * each handler only translates: validated body, params and query plus the caller's context in,
- * the service's answer out.
+ * /api/notes (docs/api.md "Notes"; additions to the original contract: `GET /api/notes/counts`,
+ * `DELETE /api/notes/trash`, `POST /api/notes/batch` and `PUT /api/notes/{id}/key`). Protected by
+ * the global JWT guard; each handler only translates: validated body, params and query plus the
+ * caller's context in, the service's answer out.
  */
 @Controller('notes')
 export class NotesController {

@@ -33,7 +33,7 @@ export function renderWebConfigScript(values: WebRuntimeConfig): string {
 
 /**
  * GET /env-config.js, outside the /api prefix (so one image serves every environment,
- * docs/conventions.md #5). A plain Fastify route: public, not rate limited, never cached.
+ * docs/architecture.md "Code conventions"). A plain Fastify route: public, not rate limited, never cached.
  */
 @Injectable()
 export class WebConfigRoute implements OnModuleInit {
