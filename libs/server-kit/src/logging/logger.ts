@@ -41,12 +41,27 @@ export function createLogger(cfg: LoggerConfig): Logger {
   return pino(options);
 }
 
+/**
+ * Nest's start-up chatter (a line per module and per mapped route, ~90 lines for the gateway):
+ * debug, not info, so a start shows the services' own lines. `LOG_LEVEL=debug` brings it back.
+ */
+const FRAMEWORK_CHATTER = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'NestMicroservice',
+]);
+
 /** Nest's logger interface on top of pino, so framework messages are structured too. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && FRAMEWORK_CHATTER.has(context))
+      this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));
