@@ -1,9 +1,10 @@
-// Boundaries are enforced by lint, not prose (docs/conventions.md #11).
+// Boundaries are enforced by lint, not prose (docs/architecture.md "Code conventions").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
 
 const nodeBuiltins = [
   'assert',
@@ -31,6 +32,83 @@ const nodeBuiltins = [
   'util',
   'worker_threads',
   'zlib',
+];
+
+// The web app's layers (apps/web/README.md "Layout"): a feature never imports another feature (the
+// app composes them), nor the app outside its tests; components, lib and workers import no feature
+// and not the app, and lib no component. The app's own imports are relative, so the specifier is
+// matched: `../<feature>/` or `features/<feature>/` anywhere in it (a feature's folders are never
+// named after another feature; apps/web/src/layers.test.ts checks that, plants each kind of import
+// and sees it fail, and scans the tree by resolved path).
+const webSrc = 'apps/web/src';
+const webFeatures = readdirSync(new URL(`./${webSrc}/features`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+const WEB_LAYOUT = 'apps/web/README.md "Layout"';
+const intoFolders = (names) => `(^|/)(\\.\\.|features)/(${names.join('|')})(/|$)`;
+const climbingInto = (names) => `(^|/)\\.\\./(${names.join('|')})(/|$)`;
+
+/**
+ * The rules that refuse imports whose specifier matches one of `bans` ({regex, message}): static
+ * imports and re-exports (no-restricted-imports), and import(), `typeof import()` and vi.mock()
+ * and its kin (no-restricted-syntax; esquery regexes cannot hold a '/', hence \x2F).
+ */
+function refuseImports(bans) {
+  const inSelector = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
+  return {
+    'no-restricted-imports': ['error', { patterns: bans.map(({ regex, message }) => ({ regex, message })) }],
+    'no-restricted-syntax': [
+      'error',
+      ...bans.flatMap(({ regex, message }) => [
+        { selector: `ImportExpression[source.value=${inSelector(regex)}]`, message },
+        { selector: `TSImportType[source.value=${inSelector(regex)}]`, message },
+        {
+          selector: `CallExpression[callee.object.name="vi"] > Literal.arguments[value=${inSelector(regex)}]`,
+          message,
+        },
+      ]),
+    ],
+  };
+}
+
+const otherFeature = (feature) => ({
+  regex: intoFolders(webFeatures.filter((name) => name !== feature)),
+  message: `features/${feature} cannot import another feature (${WEB_LAYOUT}): move what both need to components/ or lib/, or compose the two in app/.`,
+});
+const theApp = (feature) => ({
+  regex: climbingInto(['app']),
+  message: `features/${feature} cannot import the app (${WEB_LAYOUT}); only its tests may render it.`,
+});
+const webTests = ['**/*.test.{ts,tsx}', '**/testing/**'];
+
+const webLayers = [
+  ...webFeatures.map((feature) => ({
+    files: [`${webSrc}/features/${feature}/**/*.{ts,tsx}`],
+    rules: refuseImports([otherFeature(feature), theApp(feature)]),
+  })),
+  ...webFeatures.map((feature) => ({
+    files: webTests.map((glob) => `${webSrc}/features/${feature}/${glob}`),
+    rules: refuseImports([otherFeature(feature)]),
+  })),
+  {
+    files: [`${webSrc}/{components,workers}/**/*.{ts,tsx}`],
+    rules: refuseImports([
+      {
+        regex: climbingInto(['features', 'app']),
+        message: `components/ and workers/ know no feature and not the app (${WEB_LAYOUT}).`,
+      },
+    ]),
+  },
+  {
+    files: [`${webSrc}/lib/**/*.{ts,tsx}`],
+    rules: refuseImports([
+      {
+        regex: climbingInto(['features', 'app', 'components']),
+        message: `lib/ knows no feature, component or the app (${WEB_LAYOUT}).`,
+      },
+    ]),
+  },
 ];
 
 export default tseslint.config(
@@ -100,7 +178,7 @@ export default tseslint.config(
     },
   },
   {
-    // Config is read once at boot (docs/conventions.md #5).
+    // Config is read once at boot (docs/architecture.md "Code conventions").
     files: ['apps/*/src/**/*.ts', 'libs/server-kit/src/**/*.ts', 'libs/storage/src/**/*.ts'],
     ignores: ['**/config/**', '**/*.spec.ts'],
     rules: {
@@ -116,5 +194,6 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  ...webLayers,
   prettier,
 );

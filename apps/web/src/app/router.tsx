@@ -2,9 +2,6 @@ import { Navigate, type RouteObject } from 'react-router-dom';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
 import { FilesRoute } from '../features/files/components/files-page';
-import { VaultPage } from '../features/notes/components/vault-page';
-import { SettingsPage } from '../features/settings/components/settings-page';
-import { TrashPage } from '../features/trash/components/trash-page';
 import { VaultLayout } from './layouts/vault-layout';
 import { AdminGate, AdminLoginPage } from './routes/admin';
 import { ProtectedRoute, PublicOnlyRoute } from './routes/guards';
@@ -12,6 +9,9 @@ import { TestingPage } from './routes/placeholders';
 import { RecoveryPage } from './routes/recovery';
 import { RootRoute } from './routes/root';
 import { RouteError } from './routes/route-error';
+import { SettingsRoute } from './routes/settings';
+import { TrashRoute } from './routes/trash';
+import { VaultRoute } from './routes/vault';
 
 /** The route table of spec section 2. */
 export const routes: RouteObject[] = [
@@ -33,10 +33,10 @@ export const routes: RouteObject[] = [
           {
             element: <VaultLayout />,
             children: [
-              { path: 'vault', element: <VaultPage /> },
+              { path: 'vault', element: <VaultRoute /> },
               { path: 'files', element: <FilesRoute /> },
-              { path: 'trash', element: <TrashPage /> },
-              { path: 'settings', element: <SettingsPage /> },
+              { path: 'trash', element: <TrashRoute /> },
+              { path: 'settings', element: <SettingsRoute /> },
               { path: 'testing', element: <TestingPage /> },
             ],
           },

@@ -1,6 +1,4 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { SessionProvider } from '../features/auth/state/session-context';
-import { SessionStore } from '../features/auth/state/session-store';
 import { ApiClient, API_MESSAGES } from '../lib/api-client';
 import { ApiClientProvider } from '../lib/api-context';
 import { RuntimeConfigProvider } from '../lib/config-context';
@@ -8,6 +6,8 @@ import { indexedDbKeyStore, type VaultKeyStore } from '../lib/key-store';
 import { loginPathFor } from '../lib/login-path';
 import { QueryCache, QueryCacheProvider } from '../lib/query';
 import { readRuntimeConfig, type RuntimeConfig } from '../lib/runtime-config';
+import { SessionProvider } from '../lib/session/session-context';
+import { SessionStore } from '../lib/session/session-store';
 import { localStore, type KeyValueStorage } from '../lib/storage';
 import { createCryptoService } from '../workers/crypto-client';
 import { CryptoProvider } from '../workers/crypto-context';

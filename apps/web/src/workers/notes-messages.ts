@@ -34,7 +34,7 @@ export interface SealedNoteFields {
 export type DecryptOutcome =
   { id: string; ok: true; note: NotePlain } | { id: string; ok: false; error: string };
 
-/** The password-encrypted backup file (features/backup): a small JSON envelope around one sealed string. */
+/** The password-encrypted backup file (features/notes/backup): a small JSON envelope around one sealed string. */
 export interface EncryptedBackupEnvelope {
   format: 'vault-encrypted-backup';
   version: 1;

@@ -13,10 +13,10 @@ import {
 } from '../../components/icons';
 import { SidebarBrand, SidebarFooter, SidebarLink, SidebarNav } from '../../components/sidebar';
 import { Spinner } from '../../components/spinner';
-import { useSignOut } from '../../features/auth/hooks/use-sign-out';
-import { useSession } from '../../features/auth/state/session-context';
 import { useFileCounts } from '../../features/files/api/get-file-counts';
 import { useNoteTotals } from '../../features/notes/state/use-note-totals';
+import { useSession } from '../../lib/session/session-context';
+import { useSignOut } from '../../lib/session/use-sign-out';
 
 const SECTION_TITLES: Record<string, string> = {
   vault: 'All Notes',

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
+import { AuthLayout } from '../../components/auth-layout';
 import { Banner } from '../../components/banner';
 import { ButtonLink } from '../../components/button';
 import { LockIcon } from '../../components/icons';
-import { AuthLayout } from '../../features/auth/components/auth-layout';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** /admin/login: the admin sign-in arrives with the admin milestone. */

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '../../components/spinner';
-import { useSessionSync } from '../../features/auth/hooks/use-session-sync';
-import { useSession } from '../../features/auth/state/session-context';
+import { useSession } from '../../lib/session/session-context';
+import { useSessionSync } from '../../lib/session/use-session-sync';
 import { useAppServices } from '../services';
 
 /**

@@ -1,24 +1,24 @@
 import type { AuthResponse } from '@vault/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { AuthLayout } from '../../../components/auth-layout';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/input';
+import { PasswordChecklist } from '../../../components/password-checklist';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
+import { useSessionStore } from '../../../lib/session/session-context';
+import { passwordChecks, validateSignup, type SignupFields } from '../../../lib/signup-validation';
 import { useCrypto } from '../../../workers/crypto-context';
 import {
   isRecoveryCryptoService,
   type NewAccountMaterial,
   type NewAccountWithRecovery,
 } from '../../../workers/crypto-service';
-import { RecoveryKitStep } from '../../recovery/components/recovery-kit-step';
 import { signup } from '../api/signup';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
-import { useSessionStore } from '../state/session-context';
-import { passwordChecks, validateSignup, type SignupFields } from '../utils/signup-validation';
-import { AuthLayout } from './auth-layout';
-import { PasswordChecklist } from './password-checklist';
+import { RecoveryKitStep } from './recovery-kit-step';
 
 export const REGISTER_MESSAGES = { failed: 'Registration failed' } as const;
 

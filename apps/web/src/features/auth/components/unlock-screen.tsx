@@ -1,18 +1,17 @@
 import type { MeResponse } from '@vault/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
+import { AuthLayout } from '../../../components/auth-layout';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
 import { EmailAddress } from '../../../components/email-address';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
-import { isWrongPassword } from '../../../workers/crypto-service';
+import { getMe } from '../../../lib/session/get-me';
+import { useSession, useSessionStore } from '../../../lib/session/session-context';
+import { useSignOut } from '../../../lib/session/use-sign-out';
 import { useCrypto } from '../../../workers/crypto-context';
-import { prefetchNotes } from '../../notes/state/notes-registry';
-import { getMe } from '../api/get-me';
-import { useSignOut } from '../hooks/use-sign-out';
-import { useSession, useSessionStore } from '../state/session-context';
-import { AuthLayout } from './auth-layout';
+import { isWrongPassword } from '../../../workers/crypto-service';
 
 export const UNLOCK_MESSAGES = {
   required: 'Please enter your password',
@@ -24,8 +23,10 @@ export const UNLOCK_MESSAGES = {
  * After a reload the session is still valid (refresh cookie) but the vault key is gone from
  * memory. The password unwraps it again here, on this device: a wrong password fails the
  * AES-GCM open of the wrapped key, and nothing about the attempt is sent to the server.
+ * `onUnlockStart` runs as the password is submitted, before the key derivation: the app starts
+ * downloading the sealed notes then, so both run side by side (app/routes/guards.tsx).
  */
-export function UnlockScreen() {
+export function UnlockScreen({ onUnlockStart }: { onUnlockStart?: () => void }) {
   const api = useApiClient();
   const crypto = useCrypto();
   const session = useSessionStore();
@@ -62,8 +63,8 @@ export function UnlockScreen() {
     }
     setError(null);
     setBusy(true);
-    // The sealed notes download while the password is stretched (see prefetchNotes).
-    prefetchNotes(session, api);
+    // Whatever the app downloads meanwhile (the sealed notes) runs while the password is stretched.
+    onUnlockStart?.();
     try {
       const answer = me ?? (await getMe(api));
       if (!me) {

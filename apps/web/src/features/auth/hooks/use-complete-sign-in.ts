@@ -1,8 +1,8 @@
 import type { AuthResponse } from '@vault/contracts';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useSessionStore } from '../../../lib/session/session-context';
 import { useCrypto } from '../../../workers/crypto-context';
-import { useSessionStore } from '../state/session-context';
 
 /** Opens the vault key with the sign-in's wrapping key, then stores the user and goes to /vault. */
 export function useCompleteSignIn() {

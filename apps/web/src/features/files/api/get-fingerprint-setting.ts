@@ -1,7 +1,7 @@
 import type { AccountSettings } from '@vault/contracts';
+import { accountSettingsQueryKey, getAccountSettings } from '../../../lib/account-settings';
 import { isApiError, type ApiClient } from '../../../lib/api-client';
 import type { QueryCache } from '../../../lib/query';
-import { accountSettingsQueryKey, getAccountSettings } from '../../settings/api/account';
 
 /**
  * Whether the account opted in to the malware-fingerprint check (GET /api/auth/settings), read

@@ -1,15 +1,15 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { FolderIcon, LockIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { Spinner } from '../../../components/spinner';
-import { useApiClient } from '../../../lib/api-context';
 import { isApiError, messageOf } from '../../../lib/api-client';
+import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { ConfirmDialog } from '../../notes/components/confirm-dialog';
 import { FileAccessProvider, useFileAccess } from '../access';
 import { deleteFile } from '../api/delete-file';
 import { filesChanged } from '../api/invalidate';
@@ -20,7 +20,7 @@ import { collectFileTags, filterFiles, hasActiveFilters } from '../utils/filter-
 import { FileCard, displayName } from './file-card';
 import { SearchIcon, UploadIcon } from './file-icons';
 import { UploadDialog } from './upload-dialog';
-import '../../notes/components/notes.css';
+import '../../../styles/vault-pages.css';
 import './files.css';
 
 /** Spec section 4: the dialog closes 2 seconds after every started upload has finished. */

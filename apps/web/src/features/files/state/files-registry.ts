@@ -1,9 +1,9 @@
 import type { ApiClient } from '../../../lib/api-client';
 import type { QueryCache } from '../../../lib/query';
+import type { SessionStore } from '../../../lib/session/session-store';
 import type { FilesCrypto } from '../../../workers/files-crypto';
-import type { SessionStore } from '../../auth/state/session-store';
-import { readFingerprintSetting } from '../api/get-fingerprint-setting';
 import { getFiles } from '../api/get-files';
+import { readFingerprintSetting } from '../api/get-fingerprint-setting';
 import { getThumbnail } from '../api/get-thumbnail';
 import { filesChanged } from '../api/invalidate';
 import { FilesStore } from './files-store';

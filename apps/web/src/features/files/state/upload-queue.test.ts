@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { decryptFileBytes, decryptFileMetadata, unwrapFileKey } from '@vault/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accountSettingsQueryKey } from '../../../lib/account-settings';
 import { ApiClient } from '../../../lib/api-client';
 import { QueryCache } from '../../../lib/query';
 import { InlineFilesCrypto } from '../../../workers/files-crypto';
-import { accountSettingsQueryKey } from '../../settings/api/account';
 import { readFingerprintSetting } from '../api/get-fingerprint-setting';
 import { FakeFilesApi, makeVaultKey } from '../testing/files-harness';
 import { UploadQueue, type UploadStatus } from './upload-queue';

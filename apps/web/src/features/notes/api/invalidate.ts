@@ -1,7 +1,7 @@
+import { noteCountsQueryKey } from '../../../lib/note-counts';
 import type { QueryCache } from '../../../lib/query';
-import { noteCountsQueryKey } from './get-note-counts';
 
-/** The trash's query key (features/trash/api/get-deleted-notes.ts). */
+/** The trash's query key for deleted notes (get-deleted-notes.ts). */
 export const deletedNotesQueryKey = 'notes/deleted';
 
 /**

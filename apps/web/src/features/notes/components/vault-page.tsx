@@ -1,13 +1,13 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button, ButtonLink } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { LockIcon, NotesIcon, SettingsIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { Spinner } from '../../../components/spinner';
 import { useQueryCache } from '../../../lib/query';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { LegacyKeysBanner } from '../../recovery/components/legacy-keys-banner';
 import { notesChanged } from '../api/invalidate';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
 import { useNoteActions } from '../state/use-note-actions';
@@ -16,11 +16,10 @@ import { useNotesSnapshot, useNotesStore } from '../state/use-notes';
 import { collectTags, hasActiveFilters, visibleItems } from '../utils/filter-notes';
 import { LOAD_MORE_THRESHOLD } from '../utils/limits';
 import { NOTE_MESSAGES } from '../utils/note-rules';
-import { ConfirmDialog } from './confirm-dialog';
 import { FailedNoteCard, NoteCard } from './note-card';
 import { NoteDialog } from './note-dialog';
 import { TagPanel } from './tag-panel';
-import './notes.css';
+import '../../../styles/vault-pages.css';
 
 type DialogState = null | { mode: 'create' } | { mode: 'edit'; id: string };
 
@@ -28,9 +27,10 @@ type DialogState = null | { mode: 'create' } | { mode: 'edit'; id: string };
  * /vault, the Personal Vault (spec section 2): search, New Note, settings, the tag panel, the
  * card grid (1 to 3 columns), 'Notes (count)', the empty state, the error banner with Retry,
  * 'Loading your vault...', and Load More Notes, which really shows the next 50 (and waits for
- * the next page when it is still on its way).
+ * the next page when it is still on its way). `banner` goes under the header (the app gives the
+ * notice about items locked since an access reset: app/routes/vault.tsx).
  */
-export function VaultPage() {
+export function VaultPage({ banner }: { banner?: ReactNode }) {
   useDocumentTitle('All Notes');
   const store = useNotesStore();
   const snapshot = useNotesSnapshot(store);
@@ -146,7 +146,7 @@ export function VaultPage() {
         }
       />
 
-      <LegacyKeysBanner />
+      {banner}
 
       <div className="vault-search" role="search">
         <label htmlFor="vault-search-input" className="visually-hidden">

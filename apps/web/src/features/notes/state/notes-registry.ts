@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../lib/api-client';
+import type { SessionStore } from '../../../lib/session/session-store';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
-import type { SessionStore } from '../../auth/state/session-store';
 import { getNotesPage, type NotesPageQuery } from '../api/get-notes';
 import { withRateLimitRetry } from '../api/rate-limit';
 import { NotesPrefetch } from './notes-prefetch';
@@ -75,8 +75,8 @@ export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: Not
 }
 
 /**
- * Starts fetching the signed-in user's sealed notes while the vault is being unlocked (the unlock
- * screen calls this as the password is submitted): the key derivation and the first requests then
+ * Starts fetching the signed-in user's sealed notes while the vault is being unlocked (the app's
+ * unlock step calls this as the password is submitted, app/routes/guards.tsx): the key derivation and the first requests then
  * run side by side instead of one after the other. Harmless when the unlock fails: the pages are
  * ciphertext the session may read anyway, and they are dropped on sign-out or after a minute.
  */

@@ -1,10 +1,10 @@
 import { useCallback, useMemo } from 'react';
-import { useApiClient } from '../../../lib/api-context';
 import { isApiError, messageOf } from '../../../lib/api-client';
+import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
-import type { NotePlain, SealedNoteFields } from '../../../workers/notes-messages';
+import { useSession } from '../../../lib/session/session-context';
 import { useNotesCrypto } from '../../../workers/notes-crypto-context';
-import { useSession } from '../../auth/state/session-context';
+import type { NotePlain, SealedNoteFields } from '../../../workers/notes-messages';
 import { createNote } from '../api/create-note';
 import { deleteNote } from '../api/delete-note';
 import { notesChanged } from '../api/invalidate';

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import { useSession, useSessionStore } from '../../auth/state/session-context';
-import { useNoteCounts, type NoteCounts } from '../api/get-note-counts';
+import { useNoteCounts, type NoteCounts } from '../../../lib/note-counts';
+import { useSession, useSessionStore } from '../../../lib/session/session-context';
 import { existingNotesStore, watchNotesStore } from './notes-registry';
 import type { NotesSnapshot, NotesStore } from './notes-store';
 import { useNotesSnapshot } from './use-notes';

@@ -1,7 +1,7 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { useApiClient } from '../../../lib/api-context';
+import { useSession, useSessionStore } from '../../../lib/session/session-context';
 import { useNotesCrypto } from '../../../workers/notes-crypto-context';
-import { useSession, useSessionStore } from '../../auth/state/session-context';
 import { notesStoreFor } from './notes-registry';
 import type { NotesSnapshot, NotesStore } from './notes-store';
 

@@ -4,19 +4,14 @@ import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
-import { useQueryCache } from '../../../lib/query';
-import { filesChanged } from '../../files/api/invalidate';
-import { existingFilesStore } from '../../files/state/files-registry';
-import { notesChanged } from '../../notes/api/invalidate';
-import { useNotesStore } from '../../notes/state/use-notes';
-import { useSession, useSessionStore } from '../../auth/state/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { getLegacyKeys, type LegacyKey } from '../api/legacy-keys';
-import { useRecoveryCrypto } from '../state/use-recovery-crypto';
 import {
   WrongOldPasswordError,
   unlockLegacyItems,
   type LegacyUnlockResult,
 } from '../state/unlock-legacy-items';
+import { useRecoveryCrypto } from '../state/use-recovery-crypto';
 import './recovery.css';
 
 export const LEGACY_TEXT = {
@@ -51,14 +46,16 @@ function summary(r: LegacyUnlockResult): string {
 /**
  * The vault's notice about items from before an access reset (crypto-protocol "Recovery"): shown when
  * GET /auth/legacy-keys returns keys, with a dialog that takes the old password and moves those items
- * under the current vault key.
+ * under the current vault key. `onUnlocked` hands the moved items to the screens that show them
+ * (the app wires it to the notes and files: app/routes/vault.tsx); the summary shows once it is done.
  */
-export function LegacyKeysBanner() {
+export function LegacyKeysBanner({
+  onUnlocked,
+}: {
+  onUnlocked: (result: LegacyUnlockResult) => Promise<void> | void;
+}) {
   const api = useApiClient();
   const crypto = useRecoveryCrypto();
-  const cache = useQueryCache();
-  const store = useNotesStore();
-  const session = useSessionStore();
   const { vaultKey } = useSession();
   const [keys, setKeys] = useState<LegacyKey[]>([]);
   const [open, setOpen] = useState(false);
@@ -101,14 +98,7 @@ export function LegacyKeysBanner() {
     setBusy(true);
     try {
       const result = await unlockLegacyItems({ api, crypto, vaultKey, keys, password });
-      // The re-wrapped notes decrypt again under the current key and take their place in the list;
-      // the trash and the files (active and trashed) are fetched again where shown.
-      await Promise.all(result.unlocked.map((note) => store?.insertSealed(note)));
-      notesChanged(cache, { trash: result.unlockedInTrash > 0 });
-      if (result.unlockedFiles > 0) {
-        filesChanged(cache);
-        void existingFilesStore(session)?.refresh();
-      }
+      await onUnlocked(result);
       setDone(summary(result));
       setKeys((all) => all.filter((k) => !result.deletedKeys.includes(k.id)));
       setOpen(false);

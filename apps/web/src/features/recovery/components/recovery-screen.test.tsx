@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_RECOVERY_KEY, withRecoveryCrypto } from '../../../testing/fake-recovery-crypto';
 import { FakeServer, TEST_USER, fakeJwt, json } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
 import { CryptoOperationError } from '../../../workers/crypto-service';
-import { FAKE_RECOVERY_KEY, withRecoveryCrypto } from '../testing/fake-recovery-crypto';
 import { RECOVERY_BYPASS_KEY, RECOVERY_USER_KEY } from '../utils/recovery-session';
 
 const EMAIL = 'alice@example.org';

@@ -1,5 +1,5 @@
 import { SIGNUP_MESSAGES } from '@vault/contracts';
-import { passwordChecks } from '../../auth/utils/signup-validation';
+import { passwordChecks } from '../../../lib/signup-validation';
 
 /** The sign-up password rules (spec section 5, rules 1 and 3-5), in the same order and with the same texts. */
 export function validateNewPassword(password: string, confirmPassword: string): string | null {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useSignOut } from '../../auth/hooks/use-sign-out';
-import { useSessionStore } from '../../auth/state/session-context';
 import { useRuntimeConfig } from '../../../lib/config-context';
+import { useSessionStore } from '../../../lib/session/session-context';
+import { useSignOut } from '../../../lib/session/use-sign-out';
 import { useInactivity } from '../hooks/use-inactivity';
 import { InactivityModal } from './inactivity-modal';
 

@@ -1,9 +1,4 @@
-import {
-  accountSettingsSchema,
-  sessionListResponseSchema,
-  type AccountSettings,
-  type SessionDto,
-} from '@vault/contracts';
+import { sessionListResponseSchema, type SessionDto } from '@vault/contracts';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { parseResponse } from '../../../lib/parse-response';
@@ -30,30 +25,9 @@ export async function deleteAccount(api: ApiClient, authKey: string): Promise<vo
   await api.request<void>('/auth/account', { method: 'DELETE', body: { authKey } });
 }
 
-/** GET /api/auth/settings → {malwareFingerprintCheck}. */
-export async function getAccountSettings(api: ApiClient): Promise<AccountSettings> {
-  return parseResponse(accountSettingsSchema, await api.get('/auth/settings'));
-}
-
-/** PUT /api/auth/settings {malwareFingerprintCheck} → the stored settings. */
-export async function updateAccountSettings(
-  api: ApiClient,
-  settings: AccountSettings,
-): Promise<AccountSettings> {
-  const data = await api.put<unknown>('/auth/settings', settings);
-  // A 204 (no body) means the server stored exactly what was sent.
-  return data === undefined ? settings : parseResponse(accountSettingsSchema, data);
-}
-
 export const sessionsQueryKey = 'settings/sessions';
-export const accountSettingsQueryKey = 'settings/account-settings';
 
 export function useSessions() {
   const api = useApiClient();
   return useQuery({ queryKey: sessionsQueryKey, queryFn: () => getSessions(api) });
-}
-
-export function useAccountSettings() {
-  const api = useApiClient();
-  return useQuery({ queryKey: accountSettingsQueryKey, queryFn: () => getAccountSettings(api) });
 }

@@ -2,10 +2,10 @@ import { Link } from 'react-router-dom';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
-import { formatDate } from '../../../lib/format';
 import { messageOf } from '../../../lib/api-client';
-import { useMe } from '../../auth/api/get-me';
-import { useNoteCounts } from '../../notes/api/get-note-counts';
+import { formatDate } from '../../../lib/format';
+import { useNoteCounts } from '../../../lib/note-counts';
+import { useMe } from '../../../lib/session/get-me';
 
 /** Account: email, the real creation date and 2FA status from /api/auth/me, and the note count when known. */
 export function AccountTab() {

@@ -2,15 +2,15 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { PasswordInput } from '../../../components/password-input';
+import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
+import { meQueryKey } from '../../../lib/session/get-me';
 import { isWrongPassword, type ChangedPasswordMaterial } from '../../../workers/crypto-service';
-import { meQueryKey } from '../../auth/api/get-me';
 import { changePassword } from '../api/account';
 import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { SETTINGS_MESSAGES, failureText, validateChangePassword } from '../utils/settings-validation';
-import { SettingsSection } from './settings-section';
 
 type Feedback = { tone: 'success' | 'danger'; text: string } | null;
 

@@ -1,13 +1,13 @@
-import { ExportSection, ImportSection } from '../../backup/components/backup-sections';
+import type { ReactNode } from 'react';
 import { DeleteAccountSection } from './delete-account-section';
 import { MalwareCheckSection } from './malware-check-section';
 import './settings.css';
 
-export function DataTab() {
+/** Data & Privacy: the sections the app gives (the notes' export and import), then settings' own. */
+export function DataTab({ children }: { children?: ReactNode }) {
   return (
     <div className="settings-stack">
-      <ExportSection />
-      <ImportSection />
+      {children}
       <MalwareCheckSection />
       <DeleteAccountSection />
     </div>

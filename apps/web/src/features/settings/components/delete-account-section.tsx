@@ -4,14 +4,14 @@ import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/input';
 import { PasswordInput } from '../../../components/password-input';
+import { SettingsSection } from '../../../components/settings-section';
 import { useApiClient } from '../../../lib/api-context';
+import { useMe } from '../../../lib/session/get-me';
+import { useSignOut } from '../../../lib/session/use-sign-out';
 import { isWrongPassword } from '../../../workers/crypto-service';
-import { useMe } from '../../auth/api/get-me';
-import { useSignOut } from '../../auth/hooks/use-sign-out';
 import { deleteAccount } from '../api/account';
 import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
-import { SettingsSection } from './settings-section';
 
 export const ACCOUNT_DELETED_NOTICE = 'Your account and everything in it have been deleted.';
 

@@ -2,16 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { PasswordInput } from '../../../components/password-input';
+import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { useApiClient } from '../../../lib/api-context';
+import { useMe } from '../../../lib/session/get-me';
 import { isWrongPassword } from '../../../workers/crypto-service';
-import { useMe } from '../../auth/api/get-me';
 import { setupRecoveryKey } from '../api/recovery';
 import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { recoveryKitFileName, recoveryKitText } from '../utils/kit-text';
 import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
 import { CopyDownload } from './secret-panel';
-import { SettingsSection } from './settings-section';
 
 /**
  * Recovery key (crypto-protocol "Recovery" 1): the worker opens the vault key with the password,

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { readFileText } from '../../../lib/read-file-text';
 import { TEST_USER, TEST_VAULT, json } from '../../../testing/fake-server';
-import { readFileText } from '../../backup/components/backup-sections';
 import {
   OTHER_SESSION_ID,
   RECOVERY_KEY_TEXT,

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/input';
+import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
@@ -19,7 +20,6 @@ import {
   validateQuestions,
   type QuestionPair,
 } from '../utils/settings-validation';
-import { SettingsSection } from './settings-section';
 
 const emptyPairs = (questions: string[] = []): QuestionPair[] =>
   Array.from({ length: QUESTION_COUNT }, (_, i) => ({ question: questions[i] ?? '', answer: '' }));

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
+import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
@@ -8,7 +9,6 @@ import { useQueryCache } from '../../../lib/query';
 import { revokeSession, sessionsQueryKey, useSessions } from '../api/account';
 import { failureText } from '../utils/settings-validation';
 import { describeUserAgent } from '../utils/user-agent';
-import { SettingsSection } from './settings-section';
 
 const formatWhen = (iso: string): string => {
   const d = new Date(iso);

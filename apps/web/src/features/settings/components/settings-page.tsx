@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DatabaseIcon, ShieldCheckIcon, UserIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
@@ -19,8 +20,12 @@ export function parseSettingsTab(value: string | null): SettingsTab {
   return SETTINGS_TABS.some((t) => t.id === value) ? (value as SettingsTab) : 'security';
 }
 
-/** /settings with `?tab=security|data|account` (and `recovery=true` after an account recovery). */
-export function SettingsPage() {
+/**
+ * /settings with `?tab=security|data|account` (and `recovery=true` after an account recovery).
+ * `dataSections` (the notes' export and import, given by the app: app/router.tsx) lead the
+ * Data & Privacy tab; they are rendered only while that tab is shown.
+ */
+export function SettingsPage({ dataSections }: { dataSections?: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const tab = parseSettingsTab(params.get('tab'));
   const recovery = params.get('recovery') === 'true';
@@ -42,7 +47,7 @@ export function SettingsPage() {
         }}
       >
         {tab === 'security' ? <SecurityTab recovery={recovery} /> : null}
-        {tab === 'data' ? <DataTab /> : null}
+        {tab === 'data' ? <DataTab>{dataSections}</DataTab> : null}
         {tab === 'account' ? <AccountTab /> : null}
       </Tabs>
     </div>

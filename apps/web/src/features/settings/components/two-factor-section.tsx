@@ -2,12 +2,13 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/input';
+import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
-import { formatDate } from '../../../lib/format';
 import { isApiError, messageOf } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
+import { formatDate } from '../../../lib/format';
 import { useQueryCache } from '../../../lib/query';
-import { meQueryKey, useMe } from '../../auth/api/get-me';
+import { meQueryKey, useMe } from '../../../lib/session/get-me';
 import {
   backupCodesInfoQueryKey,
   disableTwoFactor,
@@ -22,7 +23,6 @@ import { SETTINGS_MESSAGES, digitsOnly, failureText, isSixDigits } from '../util
 import { ProofDialog } from './proof-dialog';
 import { QrCode } from './qr-code';
 import { BackupCodesPanel } from './secret-panel';
-import { SettingsSection } from './settings-section';
 
 type Phase =
   | { kind: 'idle' }

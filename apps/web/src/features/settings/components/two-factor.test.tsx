@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readFileText } from '../../backup/components/backup-sections';
+import { readFileText } from '../../../lib/read-file-text';
 import { TEST_USER, TEST_VAULT, json } from '../../../testing/fake-server';
 import { captureDownloads, renderSettings, settingsServer } from '../testing/settings-harness';
 

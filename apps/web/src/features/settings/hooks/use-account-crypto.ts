@@ -1,4 +1,6 @@
 import { useCallback } from 'react';
+import { useApiClient } from '../../../lib/api-context';
+import { getMe } from '../../../lib/session/get-me';
 import { useCrypto } from '../../../workers/crypto-context';
 import {
   CryptoOperationError,
@@ -7,8 +9,6 @@ import {
   type RecoveryCryptoService,
   type VaultMaterial,
 } from '../../../workers/crypto-service';
-import { getMe } from '../../auth/api/get-me';
-import { useApiClient } from '../../../lib/api-context';
 
 /** The account operations of the crypto worker (every key derivation happens on this device). */
 export function useAccountCrypto(): () => AccountCryptoService {

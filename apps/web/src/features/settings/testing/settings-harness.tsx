@@ -5,6 +5,7 @@ import { routes } from '../../../app/router';
 import { AppProviders, createAppServices } from '../../../app/services';
 import { memoryKeyStore } from '../../../lib/key-store';
 import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
+import { writeSavedUser } from '../../../lib/session/saved-user';
 import { memoryStorage } from '../../../lib/storage';
 import { FakeCryptoService } from '../../../testing/fake-crypto';
 import { FakeServer, TEST_USER, fakeJwt, json } from '../../../testing/fake-server';
@@ -15,7 +16,6 @@ import {
   type NewRecoveryKey,
   type VaultMaterial,
 } from '../../../workers/crypto-service';
-import { writeSavedUser } from '../../auth/state/saved-user';
 
 const wrongPassword = () =>
   new CryptoOperationError('DECRYPT_FAILED', "AES-GCM authentication failed (open 'vault:v1:vault-key')");

@@ -1,6 +1,6 @@
 import { RECOVERY_LIMITS, RECOVERY_MESSAGES, SIGNUP_MESSAGES, TWO_FACTOR_MESSAGES } from '@vault/contracts';
 import { ApiError } from '../../../lib/api-client';
-import { passwordChecks } from '../../auth/utils/signup-validation';
+import { passwordChecks } from '../../../lib/signup-validation';
 
 /** Spec section 5 "Settings" and section 8 "Settings": the screen's texts. */
 export const SETTINGS_MESSAGES = {

@@ -1,67 +1,38 @@
 import { useState } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { TrashIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { Spinner } from '../../../components/spinner';
-import { useApiClient } from '../../../lib/api-context';
 import { isApiError, messageOf } from '../../../lib/api-client';
-import { useQueryCache } from '../../../lib/query';
+import type { TrashEntry, TrashSection } from '../../../lib/trash-section';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useSessionStore } from '../../auth/state/session-context';
-import { emptyFilesTrash } from '../../files/api/empty-files-trash';
-import { filesChanged } from '../../files/api/invalidate';
-import { purgeFile } from '../../files/api/purge-file';
-import { restoreFile } from '../../files/api/restore-file';
-import { existingFilesStore } from '../../files/state/files-registry';
-import type { FileView } from '../../files/types';
-import { FILE_MESSAGES } from '../../files/utils/file-rules';
-import { notesChanged } from '../../notes/api/invalidate';
-import { ConfirmDialog } from '../../notes/components/confirm-dialog';
-import { existingNotesStore } from '../../notes/state/notes-registry';
-import { deleteNotePermanently } from '../api/delete-note-permanently';
-import { emptyTrash } from '../api/empty-trash';
-import { useDeletedFiles } from '../api/get-deleted-files';
-import { useDeletedNotes, type TrashNote } from '../api/get-deleted-notes';
-import { restoreNote } from '../api/restore-note';
-import { TrashFileCard } from './trash-file-card';
-import { TrashNoteCard } from './trash-note-card';
-import '../../notes/components/notes.css';
+import '../../../styles/vault-pages.css';
 import './trash.css';
 
-type Kind = 'note' | 'file';
-
-/** Spec section 5 and 8 texts for the trash. */
+/** Spec section 5 and 8 texts for the trash; `kind` is the item's noun ('note', 'file'). */
 export const TRASH_MESSAGES = {
   loadFailed: 'Failed to load deleted items',
-  restoreFailed: (kind: Kind) => `Failed to restore ${kind}`,
-  deleteFailed: (kind: Kind) => `Failed to permanently delete ${kind}`,
+  restoreFailed: (kind: string) => `Failed to restore ${kind}`,
+  deleteFailed: (kind: string) => `Failed to permanently delete ${kind}`,
   emptyFailed: 'Failed to empty trash',
-  confirmPermanent: (kind: Kind) =>
+  confirmPermanent: (kind: string) =>
     `Are you sure? This will permanently delete the ${kind} and cannot be undone.`,
   confirmEmpty: (n: number) =>
     `Are you sure? This will permanently delete all ${n} ${n === 1 ? 'item' : 'items'} in trash and cannot be undone.`,
 } as const;
 
-type Pending =
-  | null
-  | { kind: 'delete-note'; note: TrashNote }
-  | { kind: 'delete-file'; file: FileView }
-  | { kind: 'empty' };
+type Pending = null | { kind: 'delete'; section: TrashSection; entry: TrashEntry } | { kind: 'empty' };
 
 /**
- * /trash (spec section 2): 'Trash (count)' over notes and files, Empty Trash (both), the
- * Deleted Notes and Deleted Files sections with Restore and permanent delete (confirmed where
- * they destroy), and 'Trash is empty'.
+ * /trash (spec section 2): 'Trash (count)' over every section (the app gives the notes' and the
+ * files': app/routes/trash.tsx), Empty Trash (all of them), each section ('Deleted Notes', 'Deleted
+ * Files') with Restore and permanent delete (confirmed where they destroy), and 'Trash is empty'.
  */
-export function TrashPage() {
+export function TrashPage({ sections }: { sections: readonly TrashSection[] }) {
   useDocumentTitle('Trash');
-  const api = useApiClient();
-  const cache = useQueryCache();
-  const session = useSessionStore();
-  const deletedNotes = useDeletedNotes();
-  const deletedFiles = useDeletedFiles();
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [actionError, setActionError] = useState<string | null>(null);
@@ -70,14 +41,16 @@ export function TrashPage() {
   const [confirmBusy, setConfirmBusy] = useState(false);
   const [confirmError, setConfirmError] = useState<string | null>(null);
 
-  const notes = (deletedNotes.data ?? []).filter((n) => !gone.has(n.id));
-  const files = (deletedFiles.data ?? []).filter((f) => !gone.has(f.dto.id));
-  const count = notes.length + files.length;
-  const loadingFirst = (q: { data: unknown; status: string }) =>
-    q.data === undefined && (q.status === 'loading' || q.status === 'idle');
-  const firstLoad = loadingFirst(deletedNotes) || loadingFirst(deletedFiles);
-  const failedQueries = [deletedNotes, deletedFiles].filter((q) => q.status === 'error');
-  const nothingLoaded = deletedNotes.data === undefined && deletedFiles.data === undefined;
+  const shown = sections.map((section) => ({
+    section,
+    entries: (section.entries ?? []).filter((e) => !gone.has(e.id)),
+  }));
+  const count = shown.reduce((n, s) => n + s.entries.length, 0);
+  const loadingFirst = (s: TrashSection) =>
+    s.entries === undefined && (s.status === 'loading' || s.status === 'idle');
+  const firstLoad = sections.some(loadingFirst);
+  const failedQueries = sections.filter((s) => s.status === 'error');
+  const nothingLoaded = sections.every((s) => s.entries === undefined);
 
   const hide = (ids: Iterable<string>) =>
     setGone((prev) => {
@@ -93,64 +66,41 @@ export function TrashPage() {
       return next;
     });
 
-  const onRestoreNote = async (note: TrashNote) => {
+  const onRestore = async (section: TrashSection, entry: TrashEntry) => {
     setActionError(null);
     setStatus(null);
-    mark(note.id, true);
+    mark(entry.id, true);
     try {
-      const restored = await restoreNote(api, note.id);
-      hide([note.id]);
-      setStatus(`Restored "${note.failed ? 'encrypted note' : note.title || 'Untitled'}" to your vault.`);
-      await existingNotesStore(session)?.insertSealed(restored);
-      notesChanged(cache);
+      const restored = await entry.restore();
+      hide([entry.id]);
+      setStatus(restored.message);
+      await restored.after();
     } catch (error) {
-      setActionError(detail(TRASH_MESSAGES.restoreFailed('note'), error));
+      setActionError(detail(TRASH_MESSAGES.restoreFailed(section.kind), error));
     } finally {
-      mark(note.id, false);
-    }
-  };
-
-  const onRestoreFile = async (file: FileView) => {
-    setActionError(null);
-    setStatus(null);
-    mark(file.dto.id, true);
-    try {
-      const restored = await restoreFile(api, file.dto.id);
-      hide([file.dto.id]);
-      const name = file.status === 'ready' ? file.name : FILE_MESSAGES.encryptedFile;
-      setStatus(`Restored "${name}" to your File Vault.`);
-      filesChanged(cache);
-      await existingFilesStore(session)?.insert(restored);
-    } catch (error) {
-      setActionError(detail(TRASH_MESSAGES.restoreFailed('file'), error));
-    } finally {
-      mark(file.dto.id, false);
+      mark(entry.id, false);
     }
   };
 
   /**
-   * Both trash endpoints (notes and files), each only when the trash shows items of its kind: the
+   * Every section's trash endpoint, each only when the trash shows items of its kind: the
    * confirmation named a number of items, and a list that did not load is not emptied unseen.
-   * Whatever one of them removed leaves the page even when the other fails.
+   * Whatever one of them removed leaves the page even when another fails.
    */
   const empty = async (): Promise<number> => {
-    const [n, f] = await Promise.allSettled([
-      notes.length > 0 ? emptyTrash(api) : Promise.resolve(0),
-      files.length > 0 ? emptyFilesTrash(api) : Promise.resolve(0),
-    ]);
+    const results = await Promise.allSettled(
+      shown.map(({ section, entries }) => (entries.length > 0 ? section.empty() : Promise.resolve(0))),
+    );
     let removed = 0;
-    if (n.status === 'fulfilled') {
-      hide(notes.map((x) => x.id));
-      removed += n.value;
-      notesChanged(cache);
-    }
-    if (f.status === 'fulfilled') {
-      hide(files.map((x) => x.dto.id));
-      removed += f.value ?? files.length;
-      filesChanged(cache);
-    }
-    if (n.status === 'rejected') throw n.reason;
-    if (f.status === 'rejected') throw f.reason;
+    results.forEach((result, i) => {
+      const { section, entries } = shown[i]!;
+      if (result.status !== 'fulfilled') return;
+      hide(entries.map((e) => e.id));
+      removed += result.value ?? entries.length;
+      section.changed();
+    });
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     return removed;
   };
 
@@ -161,16 +111,11 @@ export function TrashPage() {
     setActionError(null);
     setStatus(null);
     try {
-      if (pending.kind === 'delete-note') {
-        await ignore404(deleteNotePermanently(api, pending.note.id));
-        hide([pending.note.id]);
-        setStatus('The note was permanently deleted.');
-        notesChanged(cache);
-      } else if (pending.kind === 'delete-file') {
-        await ignore404(purgeFile(api, pending.file.dto.id));
-        hide([pending.file.dto.id]);
-        setStatus('The file was permanently deleted.');
-        filesChanged(cache);
+      if (pending.kind === 'delete') {
+        await ignore404(pending.entry.purge());
+        hide([pending.entry.id]);
+        setStatus(`The ${pending.section.kind} was permanently deleted.`);
+        pending.section.changed();
       } else {
         const removed = await empty();
         setStatus(`Trash emptied: ${removed} ${removed === 1 ? 'item' : 'items'} permanently deleted.`);
@@ -178,11 +123,9 @@ export function TrashPage() {
       setPending(null);
     } catch (error) {
       const message =
-        pending.kind === 'delete-note'
-          ? TRASH_MESSAGES.deleteFailed('note')
-          : pending.kind === 'delete-file'
-            ? TRASH_MESSAGES.deleteFailed('file')
-            : TRASH_MESSAGES.emptyFailed;
+        pending.kind === 'delete'
+          ? TRASH_MESSAGES.deleteFailed(pending.section.kind)
+          : TRASH_MESSAGES.emptyFailed;
       setConfirmError(detail(message, error));
     } finally {
       setConfirmBusy(false);
@@ -244,54 +187,31 @@ export function TrashPage() {
         </section>
       ) : (
         <div className="trash-page__sections">
-          {notes.length > 0 ? (
-            <section className="trash-section" aria-labelledby="deleted-notes-heading">
-              <h2 id="deleted-notes-heading" className="trash-section__title">
-                Deleted Notes <span className="trash-section__count">({notes.length})</span>
-              </h2>
-              <div className="note-grid-container">
-                <ul className="note-grid trash-grid">
-                  {notes.map((note) => (
-                    <li key={note.id}>
-                      <TrashNoteCard
-                        note={note}
-                        busy={busy.has(note.id)}
-                        onRestore={() => void onRestoreNote(note)}
-                        onDelete={() => {
-                          setConfirmError(null);
-                          setPending({ kind: 'delete-note', note });
-                        }}
-                      />
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            </section>
-          ) : null}
-          {files.length > 0 ? (
-            <section className="trash-section" aria-labelledby="deleted-files-heading">
-              <h2 id="deleted-files-heading" className="trash-section__title">
-                Deleted Files <span className="trash-section__count">({files.length})</span>
-              </h2>
-              <div className="note-grid-container">
-                <ul className="note-grid trash-grid">
-                  {files.map((file) => (
-                    <li key={file.dto.id}>
-                      <TrashFileCard
-                        file={file}
-                        busy={busy.has(file.dto.id)}
-                        onRestore={() => void onRestoreFile(file)}
-                        onDelete={() => {
-                          setConfirmError(null);
-                          setPending({ kind: 'delete-file', file });
-                        }}
-                      />
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            </section>
-          ) : null}
+          {shown.map(({ section, entries }) =>
+            entries.length > 0 ? (
+              <section key={section.kind} className="trash-section" aria-labelledby={section.headingId}>
+                <h2 id={section.headingId} className="trash-section__title">
+                  {section.title} <span className="trash-section__count">({entries.length})</span>
+                </h2>
+                <div className="note-grid-container">
+                  <ul className="note-grid trash-grid">
+                    {entries.map((entry) => (
+                      <li key={entry.id}>
+                        {entry.card({
+                          busy: busy.has(entry.id),
+                          onRestore: () => void onRestore(section, entry),
+                          onDelete: () => {
+                            setConfirmError(null);
+                            setPending({ kind: 'delete', section, entry });
+                          },
+                        })}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              </section>
+            ) : null,
+          )}
         </div>
       )}
 
@@ -301,7 +221,7 @@ export function TrashPage() {
         message={
           pending?.kind === 'empty'
             ? TRASH_MESSAGES.confirmEmpty(count)
-            : TRASH_MESSAGES.confirmPermanent(pending?.kind === 'delete-file' ? 'file' : 'note')
+            : TRASH_MESSAGES.confirmPermanent(pending?.kind === 'delete' ? pending.section.kind : 'note')
         }
         confirmLabel={pending?.kind === 'empty' ? 'Empty Trash' : 'Delete permanently'}
         busy={confirmBusy}

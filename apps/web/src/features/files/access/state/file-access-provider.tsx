@@ -2,36 +2,26 @@ import { FILE_MAX_BYTES } from '@vault/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApiClient } from '../../../../lib/api-context';
 import { useRuntimeConfig } from '../../../../lib/config-context';
+import { useSessionStore } from '../../../../lib/session/session-context';
 import { useCrypto } from '../../../../workers/crypto-context';
 import {
   defaultFilesDownloadCrypto,
-  type FileDecryptParams,
   type FilesDownloadCrypto,
 } from '../../../../workers/files-download-crypto';
-import { useSessionStore } from '../../../auth/state/session-context';
-import type { FileTransferProgress, FileView } from '../../types';
+import type { FileView } from '../../types';
 import { getDownloadUrl } from '../api/get-download-url';
 import { getPreviewUrl } from '../api/get-preview-url';
 import { PasswordPrompt } from '../components/password-prompt';
-import { PreviewModal, type PreviewState } from '../components/preview-modal';
-import {
-  RELOAD_IMAGE_PREVIEW_EVENT,
-  type ReloadImagePreviewDetail,
-} from '../components/preview/image-preview';
-import { TransferNotices, type TransferNotice } from '../components/transfer-notices';
-import { promptErrorFor, previewErrorFor } from '../utils/access-errors';
-import { ACCESS_MESSAGES, PROGRESS_CLEAR_MS, PROMPT_TEXT } from '../utils/access-messages';
-import { buildPreview } from '../utils/build-preview';
+import { PreviewModal } from '../components/preview-modal';
+import { TransferNotices } from '../components/transfer-notices';
+import { promptErrorFor } from '../utils/access-errors';
+import { ACCESS_MESSAGES, PROMPT_TEXT } from '../utils/access-messages';
 import { deriveAuthKey } from '../utils/derive-auth-key';
-import {
-  FileAccessError,
-  MemorySink,
-  fetchDecrypted,
-  isCancelled,
-  resolveStorageUrl,
-} from '../utils/fetch-decrypted';
-import { DiskSink, pickSaveTarget, saveBlob, saveBlobAs } from '../utils/save-file';
+import { saveBlobAs } from '../utils/save-file';
 import { FileAccessContext, type FileAccess } from './file-access-context';
+import { useDownloads } from './use-downloads';
+import { usePreviewRun } from './use-preview-run';
+import { useTransferStatus } from './use-transfer-status';
 import '../components/file-access.css';
 
 type Mode = 'download' | 'preview';
@@ -43,17 +33,6 @@ interface PromptState {
   error: string | null;
 }
 
-/** The preview being shown: its transfer, the object URLs it made (all revoked on close), its plaintext. */
-interface PreviewRun {
-  fileId: string;
-  controller: AbortController;
-  urls: Set<string>;
-  blob: Blob | null;
-  settled: boolean;
-  /** The image was re-created from its Blob once after failing to load (reload-image-preview). */
-  reloaded: boolean;
-}
-
 export interface FileAccessProviderProps {
   children: ReactNode;
   /** File decryption; by default the shared files-download worker client. */
@@ -62,17 +41,10 @@ export interface FileAccessProviderProps {
   fetch?: typeof fetch;
 }
 
-const paramsOf = (file: FileView): FileDecryptParams => ({
-  fileId: file.dto.id,
-  wrappedKey: file.dto.wrappedKey,
-  iv: file.dto.iv,
-  chunkSize: file.dto.chunkSize,
-  size: file.dto.size,
-});
-
 /**
  * File access for the File Vault (spec sections 2, 4, 8): the password prompt before every
- * download and preview, the streamed download with its progress, and the preview modal.
+ * download and preview, the streamed download with its progress (use-downloads), and the preview
+ * modal (use-preview-run); the progress and notices of both come from use-transfer-status.
  *
  * The password becomes `authKey` on this device (prelogin + KDF in the crypto worker) and buys a
  * signed URL of the stored object, valid 5 minutes. The object is fetched and decrypted as it
@@ -84,79 +56,14 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
   const session = useSessionStore();
   const { apiBaseUrl } = useRuntimeConfig();
   const [filesCrypto] = useState<FilesDownloadCrypto>(() => downloadCrypto ?? defaultFilesDownloadCrypto());
+  const deps = { filesCrypto, fetchImpl, apiBaseUrl };
 
-  const [progress, setProgress] = useState<ReadonlyMap<string, FileTransferProgress>>(() => new Map());
+  const status = useTransferStatus();
+  const { progress, notices, setFileProgress, notify, dismissNotice } = status;
+  const { isDownloading, runDownload } = useDownloads(deps, status);
+  const { preview, closePreview, showPreviewError, previewedBlob, runPreview } = usePreviewRun(deps, status);
   const [prompt, setPrompt] = useState<PromptState | null>(null);
-  const [preview, setPreview] = useState<PreviewState | null>(null);
-  const [notices, setNotices] = useState<TransferNotice[]>([]);
-
-  const clearTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const transfers = useRef(new Map<string, AbortController>());
-  const previewRun = useRef<PreviewRun | null>(null);
-  const noticeId = useRef(0);
   const mounted = useRef(true);
-
-  const setFileProgress = useCallback((fileId: string, next: FileTransferProgress | null) => {
-    const timer = clearTimers.current.get(fileId);
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      clearTimers.current.delete(fileId);
-    }
-    setProgress((prev) => {
-      if (!next && !prev.has(fileId)) return prev;
-      const map = new Map(prev);
-      if (next) map.set(fileId, next);
-      else map.delete(fileId);
-      return map;
-    });
-    if (next?.stage === 'completed') {
-      clearTimers.current.set(
-        fileId,
-        setTimeout(() => {
-          clearTimers.current.delete(fileId);
-          setProgress((prev) => {
-            if (prev.get(fileId)?.stage !== 'completed') return prev;
-            const map = new Map(prev);
-            map.delete(fileId);
-            return map;
-          });
-        }, PROGRESS_CLEAR_MS),
-      );
-    }
-  }, []);
-
-  const notify = useCallback((file: FileView, text: string) => {
-    noticeId.current += 1;
-    const notice: TransferNotice = {
-      id: noticeId.current,
-      fileId: file.dto.id,
-      title: `"${file.name}"`,
-      text,
-    };
-    setNotices((prev) => [...prev.filter((n) => n.fileId !== file.dto.id), notice]);
-  }, []);
-
-  const dismissNotice = useCallback((id: number) => {
-    setNotices((prev) => {
-      const notice = prev.find((n) => n.id === id);
-      if (notice) {
-        // The card's error goes with it (unless a new transfer of that file already started).
-        setProgress((p) => {
-          if (p.get(notice.fileId)?.stage !== 'error') return p;
-          const map = new Map(p);
-          map.delete(notice.fileId);
-          return map;
-        });
-      }
-      return prev.filter((n) => n.id !== id);
-    });
-  }, []);
-
-  const clearNoticeFor = useCallback((fileId: string) => {
-    setNotices((prev) =>
-      prev.some((n) => n.fileId === fileId) ? prev.filter((n) => n.fileId !== fileId) : prev,
-    );
-  }, []);
 
   /** Spec section 4: infected files cannot be downloaded or previewed. */
   const refuseInfected = useCallback(
@@ -169,28 +76,15 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
     [notify, setFileProgress],
   );
 
-  const closePreview = useCallback(() => {
-    const run = previewRun.current;
-    previewRun.current = null;
-    if (run) {
-      run.controller.abort();
-      for (const url of run.urls) URL.revokeObjectURL(url);
-      run.urls.clear();
-      run.blob = null;
-      if (!run.settled) setFileProgress(run.fileId, null);
-    }
-    setPreview(null);
-  }, [setFileProgress]);
-
   const requestDownload = useCallback(
     (file: FileView) => {
       if (refuseInfected(file)) return;
-      if (transfers.current.has(file.dto.id)) return;
+      if (isDownloading(file.dto.id)) return;
       // The decryption worker starts while the password is typed and its KDF runs, not after.
       filesCrypto.warm?.();
       setPrompt({ mode: 'download', file, loading: false, error: null });
     },
-    [filesCrypto, refuseInfected],
+    [filesCrypto, isDownloading, refuseInfected],
   );
 
   const requestPreview = useCallback(
@@ -198,111 +92,14 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
       if (refuseInfected(file)) return;
       if (file.dto.size > FILE_MAX_BYTES) {
         // The preview holds the whole plaintext in memory: nothing over the 100 MB file limit.
-        closePreview();
-        setPreview({ status: 'error', file, message: ACCESS_MESSAGES.previewTooLarge });
+        showPreviewError(file, ACCESS_MESSAGES.previewTooLarge);
         return;
       }
       filesCrypto.warm?.();
       setPrompt({ mode: 'preview', file, loading: false, error: null });
     },
-    [closePreview, filesCrypto, refuseInfected],
+    [filesCrypto, refuseInfected, showPreviewError],
   );
-
-  const runDownload = async (file: FileView, rawUrl: string, encryptedSize: number, vaultKey: CryptoKey) => {
-    const id = file.dto.id;
-    if (transfers.current.has(id)) return;
-    const controller = new AbortController();
-    transfers.current.set(id, controller);
-    clearNoticeFor(id);
-    try {
-      const url = resolveStorageUrl(rawUrl, apiBaseUrl, window.location.href);
-      // First, while the click that confirmed the password may still count as a user gesture.
-      const target = await pickSaveTarget(file.name);
-      if (target.kind === 'cancelled') {
-        setFileProgress(id, null);
-        return;
-      }
-      setFileProgress(id, { stage: 'downloading', percent: 0 });
-      const sink = target.kind === 'disk' ? new DiskSink(target.writable) : new MemorySink();
-      await fetchDecrypted({
-        url,
-        file: paramsOf(file),
-        encryptedSize,
-        vaultKey,
-        crypto: filesCrypto,
-        sink,
-        signal: controller.signal,
-        ...(fetchImpl ? { fetch: fetchImpl } : {}),
-        onProgress: (stage, percent) => setFileProgress(id, { stage, percent }),
-      });
-      if (sink instanceof MemorySink) {
-        // Only now, with every chunk verified, does a file appear.
-        saveBlob(sink.toBlob('application/octet-stream'), file.name);
-        sink.release();
-      }
-      setFileProgress(id, { stage: 'completed', percent: 100 });
-    } catch (error) {
-      if (isCancelled(error) || controller.signal.aborted) {
-        setFileProgress(id, null);
-        return;
-      }
-      const message = error instanceof FileAccessError ? error.message : ACCESS_MESSAGES.downloadFailed;
-      setFileProgress(id, { stage: 'error', percent: 0, error: message });
-      notify(file, message);
-    } finally {
-      if (transfers.current.get(id) === controller) transfers.current.delete(id);
-    }
-  };
-
-  const runPreview = async (file: FileView, rawUrl: string, vaultKey: CryptoKey) => {
-    closePreview();
-    const id = file.dto.id;
-    const run: PreviewRun = {
-      fileId: id,
-      controller: new AbortController(),
-      urls: new Set(),
-      blob: null,
-      settled: false,
-      reloaded: false,
-    };
-    previewRun.current = run;
-    const show = (p: FileTransferProgress) => {
-      if (previewRun.current !== run) return;
-      setPreview({ status: 'loading', file, progress: p });
-      setFileProgress(id, p);
-    };
-    show({ stage: 'downloading', percent: 0 });
-    const sink = new MemorySink(FILE_MAX_BYTES);
-    try {
-      const url = resolveStorageUrl(rawUrl, apiBaseUrl, window.location.href);
-      await fetchDecrypted({
-        url,
-        file: paramsOf(file),
-        encryptedSize: file.dto.encryptedSize,
-        vaultKey,
-        crypto: filesCrypto,
-        sink,
-        signal: run.controller.signal,
-        ...(fetchImpl ? { fetch: fetchImpl } : {}),
-        onProgress: (stage, percent) => show({ stage, percent }),
-      });
-      if (previewRun.current !== run) return;
-      const built = buildPreview(sink, file, (blob) => {
-        const objectUrl = URL.createObjectURL(blob);
-        run.urls.add(objectUrl);
-        return objectUrl;
-      });
-      run.blob = built.blob;
-      run.settled = true;
-      setPreview({ status: 'ready', file, content: built.content });
-      setFileProgress(id, { stage: 'completed', percent: 100 });
-    } catch (error) {
-      if (previewRun.current !== run || isCancelled(error)) return;
-      run.settled = true;
-      setFileProgress(id, null);
-      setPreview({ status: 'error', file, message: previewErrorFor(error) });
-    }
-  };
 
   const submitPassword = async (password: string) => {
     const current = prompt;
@@ -343,12 +140,12 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
   };
 
   const downloadFromPreview = () => {
-    const run = previewRun.current;
+    const blob = previewedBlob();
     const file = preview?.file;
     if (!file) return;
-    if (run?.blob) {
+    if (blob) {
       // Already decrypted and verified: saved from memory, without a second password or transfer.
-      saveBlobAs(run.blob, file.name).catch((error: unknown) =>
+      saveBlobAs(blob, file.name).catch((error: unknown) =>
         notify(
           file,
           error instanceof Error && error.message ? error.message : ACCESS_MESSAGES.downloadFailed,
@@ -360,51 +157,11 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
     requestDownload(file);
   };
 
-  // Spec: an image that fails to load from its blob triggers reload-image-preview with the file id.
-  // The image is re-created once from the plaintext still in memory; a second failure is an error.
-  useEffect(() => {
-    const onReload = (event: Event) => {
-      const detail = (event as CustomEvent<ReloadImagePreviewDetail | undefined>).detail;
-      const run = previewRun.current;
-      if (!run || !run.blob || detail?.fileId !== run.fileId) return;
-      if (run.reloaded) {
-        setPreview((p) =>
-          p && p.status === 'ready' && p.file.dto.id === run.fileId
-            ? { status: 'error', file: p.file, message: ACCESS_MESSAGES.previewFailed }
-            : p,
-        );
-        return;
-      }
-      run.reloaded = true;
-      const url = URL.createObjectURL(run.blob);
-      run.urls.add(url);
-      setPreview((p) =>
-        p && p.status === 'ready' && p.content.kind === 'image' && p.file.dto.id === run.fileId
-          ? { ...p, content: { kind: 'image', url } }
-          : p,
-      );
-    };
-    window.addEventListener(RELOAD_IMAGE_PREVIEW_EVENT, onReload);
-    return () => window.removeEventListener(RELOAD_IMAGE_PREVIEW_EVENT, onReload);
-  }, []);
-
-  // Leaving the File Vault stops every transfer and frees every decrypted byte and object URL.
+  // A password answered after leaving the File Vault starts nothing.
   useEffect(() => {
     mounted.current = true;
-    const timers = clearTimers.current;
-    const running = transfers.current;
     return () => {
       mounted.current = false;
-      for (const controller of running.values()) controller.abort();
-      running.clear();
-      for (const timer of timers.values()) clearTimeout(timer);
-      timers.clear();
-      const run = previewRun.current;
-      previewRun.current = null;
-      if (run) {
-        run.controller.abort();
-        for (const url of run.urls) URL.revokeObjectURL(url);
-      }
     };
   }, []);
 

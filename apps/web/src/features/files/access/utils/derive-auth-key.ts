@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../../lib/api-client';
+import { prelogin } from '../../../../lib/session/prelogin';
 import type { CryptoService } from '../../../../workers/crypto-service';
-import { prelogin } from '../../../auth/api/prelogin';
 
 /**
  * The password typed into the prompt, turned into `authKey` on this device exactly as sign-in

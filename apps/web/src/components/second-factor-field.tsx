@@ -1,0 +1,77 @@
+import { BACKUP_CODE_MAX_LENGTH, CODE_LENGTH, sanitizeBackupCode, sanitizeCode } from '../lib/two-factor';
+import { TextField } from './input';
+
+interface SecondFactorFieldProps {
+  useBackup: boolean;
+  code: string;
+  backupCode: string;
+  onCode: (code: string) => void;
+  onBackupCode: (code: string) => void;
+  disabled: boolean;
+  /** The code input's form name (the sign-in form and the reset form name it differently). */
+  codeName?: string;
+}
+
+/**
+ * The second factor typed at sign-in and at a password reset: a 6-digit authenticator code (only
+ * digits kept) or a backup code (uppercased, A-F 0-9 and hyphen, max 9), one or the other.
+ */
+export function SecondFactorField({
+  useBackup,
+  code,
+  backupCode,
+  onCode,
+  onBackupCode,
+  disabled,
+  codeName = 'code',
+}: SecondFactorFieldProps) {
+  return useBackup ? (
+    <TextField
+      key="backup"
+      label="Backup code"
+      name="backupCode"
+      autoComplete="one-time-code"
+      autoCapitalize="characters"
+      spellCheck={false}
+      placeholder="XXXX-XXXX"
+      maxLength={BACKUP_CODE_MAX_LENGTH}
+      value={backupCode}
+      onChange={(e) => onBackupCode(sanitizeBackupCode(e.target.value))}
+      disabled={disabled}
+      autoFocus
+      className="field--code"
+    />
+  ) : (
+    <TextField
+      key="code"
+      label="Verification code"
+      name={codeName}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      placeholder="123456"
+      maxLength={CODE_LENGTH}
+      value={code}
+      onChange={(e) => onCode(sanitizeCode(e.target.value))}
+      disabled={disabled}
+      autoFocus
+      className="field--code"
+    />
+  );
+}
+
+/** Switches between the authenticator code and a backup code, clearing the shown error. */
+export function SecondFactorToggle({
+  useBackup,
+  onToggle,
+  disabled,
+}: {
+  useBackup: boolean;
+  onToggle: () => void;
+  disabled: boolean;
+}) {
+  return (
+    <button type="button" className="link-btn" onClick={onToggle} disabled={disabled}>
+      {useBackup ? 'Use your authenticator app instead' : 'Use a backup code instead'}
+    </button>
+  );
+}

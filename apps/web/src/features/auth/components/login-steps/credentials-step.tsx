@@ -1,0 +1,70 @@
+import { Link } from 'react-router-dom';
+import { AuthLayout } from '../../../../components/auth-layout';
+import { Button } from '../../../../components/button';
+import { Checkbox } from '../../../../components/checkbox';
+import { TextField } from '../../../../components/input';
+import { PasswordInput } from '../../../../components/password-input';
+import type { LoginFlow } from '../../state/use-login-flow';
+import { LoginBanners } from './step-parts';
+
+/** Identifier, password and "Stay unlocked on this device". */
+export function CredentialsStep({ flow }: { flow: LoginFlow }) {
+  const { identifier, password, stayUnlocked, busy } = flow.state;
+  const { locked } = flow;
+  return (
+    <AuthLayout
+      title="Sign in to your vault"
+      subtitle="Your notes and files are decrypted only on this device."
+      footer={
+        <p>
+          New to Vault? <Link to="/register">Create an account</Link>
+        </p>
+      }
+    >
+      <form className="form" onSubmit={flow.submitCredentials} noValidate aria-describedby={undefined}>
+        <LoginBanners flow={flow} />
+        <TextField
+          label="Username, email or phone"
+          name="identifier"
+          autoComplete="username"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={identifier}
+          onChange={(e) => flow.edit('identifier', e.target.value)}
+          disabled={busy || locked}
+          autoFocus
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => flow.edit('password', e.target.value)}
+          disabled={busy || locked}
+        />
+        <div className="form__row">
+          <Checkbox
+            label="Stay unlocked on this device"
+            description="Keeps the vault key in this browser so a reload doesn't ask for your password. Use only on a device you trust."
+            checked={stayUnlocked}
+            onChange={(e) => flow.setStayUnlocked(e.target.checked)}
+            disabled={busy || locked}
+          />
+        </div>
+        <Button
+          type="submit"
+          block
+          size="lg"
+          loading={busy}
+          loadingLabel="Unlocking your vault..."
+          disabled={locked}
+        >
+          Sign in
+        </Button>
+        <div className="form__links form__links--center">
+          <Link to="/recovery">Forgot your password?</Link>
+        </div>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FileTransferProgress, FileView } from '../../types';
+import type { TransferNotice } from '../components/transfer-notices';
+import { PROGRESS_CLEAR_MS } from '../utils/access-messages';
+
+/**
+ * The transfers' status on the screen: each file's progress (Completed cleared after
+ * PROGRESS_CLEAR_MS) and the notices of failed transfers, one per file.
+ */
+export function useTransferStatus() {
+  const [progress, setProgress] = useState<ReadonlyMap<string, FileTransferProgress>>(() => new Map());
+  const [notices, setNotices] = useState<TransferNotice[]>([]);
+  const clearTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const noticeId = useRef(0);
+
+  const setFileProgress = useCallback((fileId: string, next: FileTransferProgress | null) => {
+    const timer = clearTimers.current.get(fileId);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      clearTimers.current.delete(fileId);
+    }
+    setProgress((prev) => {
+      if (!next && !prev.has(fileId)) return prev;
+      const map = new Map(prev);
+      if (next) map.set(fileId, next);
+      else map.delete(fileId);
+      return map;
+    });
+    if (next?.stage === 'completed') {
+      clearTimers.current.set(
+        fileId,
+        setTimeout(() => {
+          clearTimers.current.delete(fileId);
+          setProgress((prev) => {
+            if (prev.get(fileId)?.stage !== 'completed') return prev;
+            const map = new Map(prev);
+            map.delete(fileId);
+            return map;
+          });
+        }, PROGRESS_CLEAR_MS),
+      );
+    }
+  }, []);
+
+  const notify = useCallback((file: FileView, text: string) => {
+    noticeId.current += 1;
+    const notice: TransferNotice = {
+      id: noticeId.current,
+      fileId: file.dto.id,
+      title: `"${file.name}"`,
+      text,
+    };
+    setNotices((prev) => [...prev.filter((n) => n.fileId !== file.dto.id), notice]);
+  }, []);
+
+  const dismissNotice = useCallback((id: number) => {
+    setNotices((prev) => {
+      const notice = prev.find((n) => n.id === id);
+      if (notice) {
+        // The card's error goes with it (unless a new transfer of that file already started).
+        setProgress((p) => {
+          if (p.get(notice.fileId)?.stage !== 'error') return p;
+          const map = new Map(p);
+          map.delete(notice.fileId);
+          return map;
+        });
+      }
+      return prev.filter((n) => n.id !== id);
+    });
+  }, []);
+
+  const clearNoticeFor = useCallback((fileId: string) => {
+    setNotices((prev) =>
+      prev.some((n) => n.fileId === fileId) ? prev.filter((n) => n.fileId !== fileId) : prev,
+    );
+  }, []);
+
+  // Leaving the File Vault drops the pending clean-ups.
+  useEffect(() => {
+    const timers = clearTimers.current;
+    return () => {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    };
+  }, []);
+
+  return { progress, notices, setFileProgress, notify, dismissNotice, clearNoticeFor };
+}
+
+export type TransferStatus = ReturnType<typeof useTransferStatus>;
