@@ -4,7 +4,7 @@ import { API_MESSAGES, ApiError } from './api-error';
 export { API_MESSAGES, ApiError, isApiError, messageOf } from './api-error';
 
 /**
- * The one HTTP client of the web app (docs/conventions.md #9). Every call goes to the API base
+ * The one HTTP client of the web app (docs/architecture.md "Code conventions"). Every call goes to the API base
  * with credentials included (the HttpOnly refresh cookie), JSON in and out, and the bearer access
  * token when one is held. Spec section 8 ("General"):
  *

@@ -1,5 +1,5 @@
 /**
- * Runtime configuration (docs/conventions.md #5): the gateway serves `/env-config.js`, which sets
+ * Runtime configuration (docs/architecture.md "Code conventions"): the gateway serves `/env-config.js`, which sets
  * `window.__VAULT_CONFIG__` before the app bundle runs, so one build serves every deployment.
  * Missing or invalid values fall back to the product defaults (spec section 9).
  */

@@ -120,7 +120,7 @@ export interface LegacyRewrapResult {
   skipped: string[];
 }
 
-/** What a password change sends (api-contract "POST /api/auth/change-password"). */
+/** What a password change sends (docs/api.md "Account and sessions"). */
 export interface ChangedPasswordMaterial {
   /** authKey of the current password, proving it in the same request. */
   currentAuthKey: string;
@@ -130,7 +130,7 @@ export interface ChangedPasswordMaterial {
   wrappedVaultKey: string;
 }
 
-/** A new recovery key (crypto-protocol "Recovery" 1) and the proof of the password that made it. */
+/** A new recovery key (docs/crypto-protocol.md "Recovery key") and the proof of the password that made it. */
 export interface NewRecoveryKey {
   /** authKey of the password, sent with the setup call. */
   authKey: string;

@@ -18,7 +18,7 @@ import type { UploadEnvironment } from './files-ops';
 import { MemoryStaging } from './files-staging';
 
 /**
- * The opt-in malware fingerprint (architecture.md "Virus scanning"): the plaintext's SHA-256,
+ * The opt-in malware fingerprint (docs/architecture.md "Virus scanning of end-to-end encrypted files"): the plaintext's SHA-256,
  * hashed batch by batch while the upload worker seals the file.
  */
 

@@ -159,8 +159,8 @@ export async function sealUploadMeta(
  * Seals `input.file` with the fields' key and IV in batches of whole 64 KiB chunks
  * (files-chunks.ts: the same bytes as createEncryptStream, memory flat in the file size), handing
  * the stored object's bytes to `write` in order. Returns the plaintext's SHA-256 when
- * `input.fingerprint` asked for it (hashed in the same pass: opt-in only, architecture.md
- * "Virus scanning").
+ * `input.fingerprint` asked for it (hashed in the same pass: opt-in only, docs/architecture.md
+ * "Virus scanning of end-to-end encrypted files").
  */
 async function sealContent(
   key: CryptoKey,

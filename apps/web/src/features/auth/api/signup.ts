@@ -10,7 +10,7 @@ export interface SignupRequest {
   salt: string;
   kdfParams: KdfParamsDto;
   wrappedVaultKey: string;
-  /** The recovery kit made on the device (crypto-protocol "Recovery" 1): proof and the key-wrapped vault key. */
+  /** The recovery kit made on the device (docs/crypto-protocol.md "Recovery key"): proof and the key-wrapped vault key. */
   recovery?: { recoveryAuth: string; recoveryWrappedVaultKey: string };
 }
 

@@ -35,7 +35,7 @@ interface PendingKit {
 /**
  * The sign-up screen (spec sections 2, 5, 8): the spec's validations in order, then a fresh vault
  * key wrapped under the password in the worker (createAccount), then the sign-up call with the
- * authKey and wrapped key only. The worker also makes a recovery key (crypto-protocol "Recovery" 1),
+ * authKey and wrapped key only. The worker also makes a recovery key (docs/crypto-protocol.md "Recovery key"),
  * registered with the account and shown once afterwards as the recovery kit.
  */
 export function RegisterScreen() {

@@ -2,7 +2,7 @@ import type { FileDto } from '@vault/contracts';
 
 /**
  * What the server's scan of an end-to-end encrypted file can and cannot say
- * (docs/architecture.md, "Virus scanning"): it checks that the stored object's size and chunk
+ * (docs/architecture.md "Virus scanning of end-to-end encrypted files"): it checks that the stored object's size and chunk
  * framing match what was declared, and runs ClamAV over the stored bytes, which are ciphertext.
  * So the badge never says 'clean': it says 'Checked' and, in its description, what was checked.
  */

@@ -14,7 +14,7 @@ import type { ApiClient } from '../../../lib/api-client';
 import { parseResponse } from '../../../lib/parse-response';
 
 /**
- * The signed-out recovery calls (api-contract "Auth service", recovery/*), answers checked against
+ * The signed-out recovery calls (docs/api.md "Recovery"), answers checked against
  * the contract schemas. The server sees the e-mail, the code, recoveryAuth / answersAuth and the new
  * password's derived material; never a recovery key, an answer or a password.
  */

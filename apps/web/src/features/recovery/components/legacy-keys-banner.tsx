@@ -44,7 +44,7 @@ function summary(r: LegacyUnlockResult): string {
 }
 
 /**
- * The vault's notice about items from before an access reset (crypto-protocol "Recovery"): shown when
+ * The vault's notice about items from before an access reset (docs/crypto-protocol.md "Reset without the recovery key, and legacy keys"): shown when
  * GET /auth/legacy-keys returns keys, with a dialog that takes the old password and moves those items
  * under the current vault key. `onUnlocked` hands the moved items to the screens that show them
  * (the app wires it to the notes and files: app/routes/vault.tsx); the summary shows once it is done.

@@ -34,7 +34,7 @@ export class WrongOldPasswordError extends Error {
 const CONCURRENCY = 4;
 
 /**
- * Unlocks what an access reset left locked (crypto-protocol "Recovery"): the old password opens
+ * Unlocks what an access reset left locked (docs/crypto-protocol.md "Reset without the recovery key, and legacy keys"): the old password opens
  * each legacy vault key it belongs to; the worker moves every item key that opens under that key
  * (and not under the current one) to the current vault key; each note (active or in the trash) and
  * each file (active or in the trash) gets its new wrapped key through PUT /notes/{id}/key and

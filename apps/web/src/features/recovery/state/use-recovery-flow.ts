@@ -122,7 +122,7 @@ function failure(e: unknown, specText: string): string {
 
 /**
  * The recovery flow (spec "Recovery screen", section 4 "Recovery flow", sections 5 and 8): the
- * e-mail, then an e-mail code, the security questions or the recovery key (crypto-protocol
+ * e-mail, then an e-mail code, the security questions or the recovery key (docs/crypto-protocol.md
  * "Recovery"); then a new password, set with the bypass token the verification returned (POST
  * /auth/recovery/reset), then the success step. Only the recovery key brings the old vault key
  * back; the other two reset access and make a new vault key. The state is one reducer; the steps'

@@ -15,7 +15,7 @@ import { SETTINGS_MESSAGES, failureText, validateChangePassword } from '../utils
 type Feedback = { tone: 'success' | 'danger'; text: string } | null;
 
 /**
- * Change password (crypto-protocol "Changing the password"): the worker opens the vault key with the
+ * Change password (docs/crypto-protocol.md "Flows"): the worker opens the vault key with the
  * current password and re-wraps it under the new one with a new salt; the server gets only the two
  * authKeys and the new wrapped key, and signs out every other session. Notes and files are untouched.
  */

@@ -14,7 +14,7 @@ import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
 import { CopyDownload } from './secret-panel';
 
 /**
- * Recovery key (crypto-protocol "Recovery" 1): the worker opens the vault key with the password,
+ * Recovery key (docs/crypto-protocol.md "Recovery key"): the worker opens the vault key with the password,
  * makes a fresh 32-byte key and wraps the vault key under it; the server stores recoveryAuth and the
  * wrapped key (replacing any earlier ones). The key is shown once, with a downloadable kit.
  */

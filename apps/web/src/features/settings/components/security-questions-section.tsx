@@ -34,7 +34,7 @@ function newQuestionsSalt(): string {
 /**
  * Security questions (spec section 4): not set up → the form; set up → the three questions and
  * 'Update Questions'. The answers are normalised, joined and run through the account KDF in the
- * worker (crypto-protocol "Recovery" 2); only answersAuth and the questions leave the device.
+ * worker (docs/crypto-protocol.md "Security questions"); only answersAuth and the questions leave the device.
  */
 export function SecurityQuestionsSection() {
   const api = useApiClient();

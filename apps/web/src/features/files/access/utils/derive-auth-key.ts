@@ -4,7 +4,7 @@ import type { CryptoService } from '../../../../workers/crypto-service';
 
 /**
  * The password typed into the prompt, turned into `authKey` on this device exactly as sign-in
- * does (crypto-protocol.md "Account keys"): the account's salt and KDF parameters from prelogin,
+ * does (docs/crypto-protocol.md "Account keys"): the account's salt and KDF parameters from prelogin,
  * then the KDF and HKDF in the crypto worker. The password never leaves the device. The worker
  * also keeps a wrapping key for a sign-in; file access does not need it, so it is dropped at once.
  */
