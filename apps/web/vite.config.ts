@@ -1,15 +1,30 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { createLogger, defineConfig } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Vite's logger, less one warning: `<script src="/env-config.js">` is a classic script on purpose
+ * (the gateway renders it per install, and it must run before the bundle), so "can't be bundled
+ * without type=module" is what we want, not a problem to report on every build.
+ */
+const levelFlag = process.argv.findIndex((a) => a === '--logLevel' || a === '-l');
+const level = levelFlag >= 0 ? process.argv[levelFlag + 1] : undefined;
+const logger = createLogger(level === 'warn' || level === 'error' || level === 'silent' ? level : 'info');
+const warn = logger.warn.bind(logger);
+logger.warn = (msg, options) => {
+  if (msg.includes('/env-config.js') && msg.includes("can't be bundled")) return;
+  warn(msg, options);
+};
 
 /** Where the gateway runs in development (`npm start`): the dev server forwards the API to it. */
 const gateway = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root: here('.'),
+  customLogger: logger,
   // Absolute asset URLs: client routes such as /settings must load /assets/... .
   base: '/',
   plugins: [react()],
