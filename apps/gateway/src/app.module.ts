@@ -11,11 +11,8 @@ import { SessionLiveness } from './auth/session-liveness';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
-import { AUTH_RPC, AuthRpcClient } from './proxy/auth-rpc.client';
 import { FilesBlobProxy } from './proxy/files-blob.proxy';
-import { FILES_RPC, FilesRpcClient } from './proxy/files-rpc.client';
-import { NOTES_RPC, NotesRpcClient } from './proxy/notes-rpc.client';
-import { RecoveryRpcClient } from './proxy/recovery-rpc.client';
+import { AUTH_RPC, FILES_RPC, NOTES_RPC, RpcClient } from './proxy/rpc.client';
 import { REDIS } from './redis/redis.token';
 import { AuthController } from './routes/auth/auth.controller';
 import { TwoFactorController } from './routes/auth/two-factor.controller';
@@ -78,8 +75,6 @@ export class AppModule {
               }),
             ),
         },
-        AuthRpcClient,
-        RecoveryRpcClient,
         {
           provide: NOTES_RPC,
           useFactory: () =>
@@ -92,7 +87,6 @@ export class AppModule {
               }),
             ),
         },
-        NotesRpcClient,
         {
           provide: FILES_RPC,
           useFactory: () =>
@@ -105,7 +99,7 @@ export class AppModule {
               }),
             ),
         },
-        FilesRpcClient,
+        RpcClient,
         { provide: FilesBlobProxy, useFactory: () => new FilesBlobProxy({ httpUrl: config.files.httpUrl }) },
         CloudinaryMultipartUpload,
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },

@@ -13,3 +13,4 @@ export * from './auth/recovery.schema';
 export * from './auth/two-factor.schema';
 export * from './notes/note.schema';
 export * from './files/file.schema';
+export * from './rpc-map';

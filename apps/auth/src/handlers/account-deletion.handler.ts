@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, ErrorCode, deleteAccountBodySchema } from '@vault/contracts';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { AUTH_PATTERNS, ErrorCode } from '@vault/contracts';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 import { AccountDeletionService } from '../services/account-deletion.service';
 import { SessionService } from '../services/session.service';
 
@@ -17,7 +17,7 @@ export class AccountDeletionHandler {
   async deleteAccount(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    const { authKey } = readBody(deleteAccountBodySchema, payload, ErrorCode.INVALID_PASSWORD);
+    const { authKey } = readRpcBody(AUTH_PATTERNS.deleteAccount, payload, ErrorCode.INVALID_PASSWORD);
     await this.deletion.deleteAccount(auth, authKey, ctx);
     return null;
   }

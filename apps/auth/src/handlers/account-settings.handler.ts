@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, accountSettingsSchema, type AccountSettings } from '@vault/contracts';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { AUTH_PATTERNS, type AccountSettings } from '@vault/contracts';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 import { AccountSettingsService } from '../services/account-settings.service';
 import { SessionService } from '../services/session.service';
 
@@ -22,6 +22,6 @@ export class AccountSettingsHandler {
   async update(@Payload() payload: unknown): Promise<AccountSettings> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    return this.settings.update(auth, readBody(accountSettingsSchema, payload), ctx);
+    return this.settings.update(auth, readRpcBody(AUTH_PATTERNS.updateSettings, payload), ctx);
   }
 }

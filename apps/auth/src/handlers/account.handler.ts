@@ -1,15 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AUTH_PATTERNS,
-  ErrorCode,
-  changePasswordBodySchema,
-  fileAccessBodySchema,
-  type MeResponse,
-} from '@vault/contracts';
+import { AUTH_PATTERNS, ErrorCode, type MeResponse } from '@vault/contracts';
 import { AccountService } from '../services/account.service';
 import { SessionService } from '../services/session.service';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 
 @Controller()
 export class AccountHandler {
@@ -28,7 +22,7 @@ export class AccountHandler {
   async changePassword(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.account.changePassword(auth, readBody(changePasswordBodySchema, payload), ctx);
+    await this.account.changePassword(auth, readRpcBody(AUTH_PATTERNS.changePassword, payload), ctx);
     return null;
   }
 
@@ -37,7 +31,7 @@ export class AccountHandler {
   async verifyAuthKey(@Payload() payload: unknown): Promise<{ ok: true }> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    const { authKey } = readBody(fileAccessBodySchema, payload, ErrorCode.INVALID_PASSWORD);
+    const { authKey } = readRpcBody(AUTH_PATTERNS.verifyAuthKey, payload, ErrorCode.INVALID_PASSWORD);
     return this.account.verifyAuthKey(auth, authKey, ctx);
   }
 }

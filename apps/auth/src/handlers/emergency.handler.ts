@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, verifyEmergencyBodySchema } from '@vault/contracts';
-import { readBody, readContext } from '@vault/server-kit';
+import { AUTH_PATTERNS } from '@vault/contracts';
+import { readContext, readRpcBody } from '@vault/server-kit';
 import { EmergencyService } from '../services/emergency.service';
 import type { LoginResult } from '../services/auth.service';
 
@@ -11,6 +11,6 @@ export class EmergencyHandler {
 
   @MessagePattern(AUTH_PATTERNS.verifyEmergency)
   verifyEmergency(@Payload() payload: unknown): Promise<LoginResult> {
-    return this.emergency.verify(readBody(verifyEmergencyBodySchema, payload), readContext(payload));
+    return this.emergency.verify(readRpcBody(AUTH_PATTERNS.verifyEmergency, payload), readContext(payload));
   }
 }

@@ -2,15 +2,6 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
-  legacyKeyIdParamSchema,
-  recoveryEmailCodeBodySchema,
-  recoveryGetQuestionsBodySchema,
-  recoveryResetBodySchema,
-  recoverySetupKeyBodySchema,
-  recoverySetupQuestionsBodySchema,
-  recoveryVerifyEmailBodySchema,
-  recoveryVerifyKeyBodySchema,
-  recoveryVerifyQuestionsBodySchema,
   type AuthResponse,
   type LegacyKeysResponse,
   type RecoveryKeyVerifiedResponse,
@@ -20,7 +11,7 @@ import {
   type SecurityQuestionsResponse,
   type WithRefresh,
 } from '@vault/contracts';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 import { RecoveryService } from '../services/recovery.service';
 import { SessionService } from '../services/session.service';
 
@@ -34,32 +25,41 @@ export class RecoveryHandler {
 
   @MessagePattern(AUTH_PATTERNS.recoveryEmailCode)
   emailCode(@Payload() payload: unknown): Promise<RecoveryMessageResponse> {
-    return this.recovery.emailCode(readBody(recoveryEmailCodeBodySchema, payload), readContext(payload));
+    return this.recovery.emailCode(
+      readRpcBody(AUTH_PATTERNS.recoveryEmailCode, payload),
+      readContext(payload),
+    );
   }
 
   @MessagePattern(AUTH_PATTERNS.recoveryVerifyEmail)
   verifyEmail(@Payload() payload: unknown): Promise<RecoveryVerifiedResponse> {
-    return this.recovery.verifyEmail(readBody(recoveryVerifyEmailBodySchema, payload), readContext(payload));
+    return this.recovery.verifyEmail(
+      readRpcBody(AUTH_PATTERNS.recoveryVerifyEmail, payload),
+      readContext(payload),
+    );
   }
 
   @MessagePattern(AUTH_PATTERNS.recoverySetupKey)
   async setupKey(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.recovery.setupKey(auth, readBody(recoverySetupKeyBodySchema, payload), ctx);
+    await this.recovery.setupKey(auth, readRpcBody(AUTH_PATTERNS.recoverySetupKey, payload), ctx);
     return null;
   }
 
   @MessagePattern(AUTH_PATTERNS.recoveryVerifyKey)
   verifyKey(@Payload() payload: unknown): Promise<RecoveryKeyVerifiedResponse> {
-    return this.recovery.verifyKey(readBody(recoveryVerifyKeyBodySchema, payload), readContext(payload));
+    return this.recovery.verifyKey(
+      readRpcBody(AUTH_PATTERNS.recoveryVerifyKey, payload),
+      readContext(payload),
+    );
   }
 
   @MessagePattern(AUTH_PATTERNS.recoverySetupQuestions)
   async setupQuestions(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.recovery.setupQuestions(auth, readBody(recoverySetupQuestionsBodySchema, payload), ctx);
+    await this.recovery.setupQuestions(auth, readRpcBody(AUTH_PATTERNS.recoverySetupQuestions, payload), ctx);
     return null;
   }
 
@@ -72,20 +72,20 @@ export class RecoveryHandler {
   @MessagePattern(AUTH_PATTERNS.recoveryGetQuestions)
   getQuestions(@Payload() payload: unknown): Promise<RecoveryQuestionsResponse> {
     readContext(payload);
-    return this.recovery.getQuestions(readBody(recoveryGetQuestionsBodySchema, payload));
+    return this.recovery.getQuestions(readRpcBody(AUTH_PATTERNS.recoveryGetQuestions, payload));
   }
 
   @MessagePattern(AUTH_PATTERNS.recoveryVerifyQuestions)
   verifyQuestions(@Payload() payload: unknown): Promise<RecoveryVerifiedResponse> {
     return this.recovery.verifyQuestions(
-      readBody(recoveryVerifyQuestionsBodySchema, payload),
+      readRpcBody(AUTH_PATTERNS.recoveryVerifyQuestions, payload),
       readContext(payload),
     );
   }
 
   @MessagePattern(AUTH_PATTERNS.recoveryReset)
   reset(@Payload() payload: unknown): Promise<WithRefresh<AuthResponse>> {
-    return this.recovery.reset(readBody(recoveryResetBodySchema, payload), readContext(payload));
+    return this.recovery.reset(readRpcBody(AUTH_PATTERNS.recoveryReset, payload), readContext(payload));
   }
 
   @MessagePattern(AUTH_PATTERNS.listLegacyKeys)
@@ -98,7 +98,7 @@ export class RecoveryHandler {
   async deleteLegacyKey(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.recovery.deleteLegacyKey(auth, readBody(legacyKeyIdParamSchema, payload).id, ctx);
+    await this.recovery.deleteLegacyKey(auth, readRpcBody(AUTH_PATTERNS.deleteLegacyKey, payload).id, ctx);
     return null;
   }
 }

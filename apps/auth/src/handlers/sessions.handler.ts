@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, sessionIdParamSchema, type SessionListResponse } from '@vault/contracts';
+import { AUTH_PATTERNS, type SessionListResponse } from '@vault/contracts';
 import { SessionService } from '../services/session.service';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 
 @Controller()
 export class SessionsHandler {
@@ -18,7 +18,7 @@ export class SessionsHandler {
   async revoke(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.sessions.revoke(auth, readBody(sessionIdParamSchema, payload).id, ctx);
+    await this.sessions.revoke(auth, readRpcBody(AUTH_PATTERNS.revokeSession, payload).id, ctx);
     return null;
   }
 }

@@ -2,14 +2,11 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
-  twoFactorEnableBodySchema,
-  twoFactorProofBodySchema,
-  twoFactorVerifyBodySchema,
   type BackupCodesInfoResponse,
   type BackupCodesResponse,
   type TwoFactorEnableResponse,
 } from '@vault/contracts';
-import { readAuth, readBody, readContext } from '@vault/server-kit';
+import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
 import { SessionService } from '../services/session.service';
 import { TwoFactorService } from '../services/two-factor.service';
 
@@ -27,7 +24,7 @@ export class TwoFactorHandler {
   @MessagePattern(AUTH_PATTERNS.twoFactorEnable)
   async enable(@Payload() payload: unknown): Promise<TwoFactorEnableResponse> {
     const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
-    readBody(twoFactorEnableBodySchema, payload);
+    readRpcBody(AUTH_PATTERNS.twoFactorEnable, payload);
     return this.twoFactor.enable(auth);
   }
 
@@ -35,14 +32,14 @@ export class TwoFactorHandler {
   async verify(@Payload() payload: unknown): Promise<BackupCodesResponse> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    return this.twoFactor.verify(auth, readBody(twoFactorVerifyBodySchema, payload), ctx);
+    return this.twoFactor.verify(auth, readRpcBody(AUTH_PATTERNS.twoFactorVerify, payload), ctx);
   }
 
   @MessagePattern(AUTH_PATTERNS.twoFactorDisable)
   async disable(@Payload() payload: unknown): Promise<null> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    await this.twoFactor.disable(auth, readBody(twoFactorProofBodySchema, payload), ctx);
+    await this.twoFactor.disable(auth, readRpcBody(AUTH_PATTERNS.twoFactorDisable, payload), ctx);
     return null;
   }
 
@@ -56,6 +53,6 @@ export class TwoFactorHandler {
   async regenerate(@Payload() payload: unknown): Promise<BackupCodesResponse> {
     const ctx = readContext(payload);
     const auth = await this.sessions.assertAlive(readAuth(ctx));
-    return this.twoFactor.regenerate(auth, readBody(twoFactorProofBodySchema, payload), ctx);
+    return this.twoFactor.regenerate(auth, readRpcBody(AUTH_PATTERNS.backupCodesRegenerate, payload), ctx);
   }
 }

@@ -1,12 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  completeUploadBodySchema,
-  createUploadBodySchema,
-  fileIdParamSchema,
-  fileMetadataSchema,
   FILES_PATTERNS,
-  rewrapFileKeyRequestSchema,
   type CloudinaryUploadUrlResponse,
   type CreateUploadResponse,
   type DownloadUrlResponse,
@@ -19,15 +14,9 @@ import {
   type StorageTypesResponse,
   type ThumbnailResponse,
 } from '@vault/contracts';
-import { readBody, readContext } from '@vault/server-kit';
-import { z } from 'zod';
+import { readContext, readRpcBody } from '@vault/server-kit';
 import { CallerService } from '../services/caller.service';
 import { FilesService } from '../services/files.service';
-
-const downloadRequestSchema = z.strictObject({
-  id: fileIdParamSchema.shape.id,
-  purpose: z.enum(['download', 'preview']),
-});
 
 /**
  * One-liners per FILES_PATTERNS entry: the caller (a live session of the user the context
@@ -53,19 +42,22 @@ export class FilesHandler {
   @MessagePattern(FILES_PATTERNS.createUpload)
   async createUpload(@Payload() payload: unknown): Promise<CreateUploadResponse> {
     const auth = await this.callerOf(payload);
-    return this.files.createUpload(auth, readBody(createUploadBodySchema, payload));
+    return this.files.createUpload(auth, readRpcBody(FILES_PATTERNS.createUpload, payload));
   }
 
   @MessagePattern(FILES_PATTERNS.createCloudinaryUpload)
   async createCloudinaryUpload(@Payload() payload: unknown): Promise<CloudinaryUploadUrlResponse> {
     const auth = await this.callerOf(payload);
-    return this.files.createCloudinaryUpload(auth, readBody(fileMetadataSchema, payload));
+    return this.files.createCloudinaryUpload(
+      auth,
+      readRpcBody(FILES_PATTERNS.createCloudinaryUpload, payload),
+    );
   }
 
   @MessagePattern(FILES_PATTERNS.completeUpload)
   async completeUpload(@Payload() payload: unknown): Promise<FileResponse> {
     const auth = await this.callerOf(payload);
-    const body = readBody(completeUploadBodySchema, payload);
+    const body = readRpcBody(FILES_PATTERNS.completeUpload, payload);
     return this.files.completeUpload(auth, body.fileId, body.plaintextSha256);
   }
 
@@ -82,27 +74,27 @@ export class FilesHandler {
   @MessagePattern(FILES_PATTERNS.remove)
   async remove(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.files.remove(auth, readBody(fileIdParamSchema, payload).id);
+    await this.files.remove(auth, readRpcBody(FILES_PATTERNS.remove, payload).id);
     return null;
   }
 
   @MessagePattern(FILES_PATTERNS.restore)
   async restore(@Payload() payload: unknown): Promise<FileResponse> {
     const auth = await this.callerOf(payload);
-    return this.files.restore(auth, readBody(fileIdParamSchema, payload).id);
+    return this.files.restore(auth, readRpcBody(FILES_PATTERNS.restore, payload).id);
   }
 
   @MessagePattern(FILES_PATTERNS.purge)
   async purge(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.files.purge(auth, readBody(fileIdParamSchema, payload).id);
+    await this.files.purge(auth, readRpcBody(FILES_PATTERNS.purge, payload).id);
     return null;
   }
 
   @MessagePattern(FILES_PATTERNS.rewrapKey)
   async rewrapKey(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.files.rewrapKey(auth, readBody(rewrapFileKeyRequestSchema, payload));
+    await this.files.rewrapKey(auth, readRpcBody(FILES_PATTERNS.rewrapKey, payload));
     return null;
   }
 
@@ -120,7 +112,7 @@ export class FilesHandler {
   @MessagePattern(FILES_PATTERNS.downloadUrl)
   async downloadUrl(@Payload() payload: unknown): Promise<DownloadUrlResponse | PreviewResponse> {
     const auth = await this.callerOf(payload);
-    const body = readBody(downloadRequestSchema, payload);
+    const body = readRpcBody(FILES_PATTERNS.downloadUrl, payload);
     return body.purpose === 'preview'
       ? this.files.previewUrl(auth, body.id)
       : this.files.downloadUrl(auth, body.id);
@@ -129,13 +121,13 @@ export class FilesHandler {
   @MessagePattern(FILES_PATTERNS.metadata)
   async metadata(@Payload() payload: unknown): Promise<FileEncryptionMetadata> {
     const auth = await this.callerOf(payload);
-    return this.files.metadata(auth, readBody(fileIdParamSchema, payload).id);
+    return this.files.metadata(auth, readRpcBody(FILES_PATTERNS.metadata, payload).id);
   }
 
   @MessagePattern(FILES_PATTERNS.thumbnail)
   async thumbnail(@Payload() payload: unknown): Promise<ThumbnailResponse> {
     const auth = await this.callerOf(payload);
-    return this.files.thumbnail(auth, readBody(fileIdParamSchema, payload).id);
+    return this.files.thumbnail(auth, readRpcBody(FILES_PATTERNS.thumbnail, payload).id);
   }
 
   /** Account deletion (auth calls it with the user's own context, after re-checking the password). */

@@ -13,7 +13,7 @@ import {
 } from '@vault/contracts';
 import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LIST_ALL_PAGE_SIZE } from '../../src/proxy/notes-rpc.client';
+import { LIST_ALL_PAGE_SIZE } from '../../src/routes/notes/list-all-notes';
 import { clientAddress, freePort, startGateway, type GatewayHarness } from './support/gateway-harness';
 
 /**

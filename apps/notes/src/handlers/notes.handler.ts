@@ -1,13 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  createNoteBatchBodySchema,
-  createNoteBodySchema,
-  listNotesQuerySchema,
-  noteIdParamSchema,
   NOTES_PATTERNS,
-  rewrapNoteKeyRequestSchema,
-  updateNoteRequestSchema,
   type CreateNoteBatchResponse,
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
@@ -18,7 +12,7 @@ import {
 } from '@vault/contracts';
 import { CallerService } from '../services/caller.service';
 import { NotesService } from '../services/notes.service';
-import { readBody, readContext } from '@vault/server-kit';
+import { readContext, readRpcBody } from '@vault/server-kit';
 
 /**
  * One-liners per NOTES_PATTERNS entry: the caller (a live session of the user the context
@@ -38,7 +32,7 @@ export class NotesHandler {
   @MessagePattern(NOTES_PATTERNS.list)
   async list(@Payload() payload: unknown): Promise<NoteListResponse> {
     const auth = await this.callerOf(payload);
-    return this.notes.list(auth, readBody(listNotesQuerySchema, payload));
+    return this.notes.list(auth, readRpcBody(NOTES_PATTERNS.list, payload));
   }
 
   @MessagePattern(NOTES_PATTERNS.listDeleted)
@@ -49,45 +43,45 @@ export class NotesHandler {
   @MessagePattern(NOTES_PATTERNS.create)
   async create(@Payload() payload: unknown): Promise<NoteResponse> {
     const auth = await this.callerOf(payload);
-    return this.notes.create(auth, readBody(createNoteBodySchema, payload));
+    return this.notes.create(auth, readRpcBody(NOTES_PATTERNS.create, payload));
   }
 
   @MessagePattern(NOTES_PATTERNS.createBatch)
   async createBatch(@Payload() payload: unknown): Promise<CreateNoteBatchResponse> {
     const auth = await this.callerOf(payload);
-    return this.notes.createBatch(auth, readBody(createNoteBatchBodySchema, payload));
+    return this.notes.createBatch(auth, readRpcBody(NOTES_PATTERNS.createBatch, payload));
   }
 
   @MessagePattern(NOTES_PATTERNS.update)
   async update(@Payload() payload: unknown): Promise<NoteResponse> {
     const auth = await this.callerOf(payload);
-    return this.notes.update(auth, readBody(updateNoteRequestSchema, payload));
+    return this.notes.update(auth, readRpcBody(NOTES_PATTERNS.update, payload));
   }
 
   @MessagePattern(NOTES_PATTERNS.rewrapKey)
   async rewrapKey(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.notes.rewrapKey(auth, readBody(rewrapNoteKeyRequestSchema, payload));
+    await this.notes.rewrapKey(auth, readRpcBody(NOTES_PATTERNS.rewrapKey, payload));
     return null;
   }
 
   @MessagePattern(NOTES_PATTERNS.remove)
   async remove(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.notes.remove(auth, readBody(noteIdParamSchema, payload).id);
+    await this.notes.remove(auth, readRpcBody(NOTES_PATTERNS.remove, payload).id);
     return null;
   }
 
   @MessagePattern(NOTES_PATTERNS.restore)
   async restore(@Payload() payload: unknown): Promise<NoteResponse> {
     const auth = await this.callerOf(payload);
-    return this.notes.restore(auth, readBody(noteIdParamSchema, payload).id);
+    return this.notes.restore(auth, readRpcBody(NOTES_PATTERNS.restore, payload).id);
   }
 
   @MessagePattern(NOTES_PATTERNS.purge)
   async purge(@Payload() payload: unknown): Promise<null> {
     const auth = await this.callerOf(payload);
-    await this.notes.purge(auth, readBody(noteIdParamSchema, payload).id);
+    await this.notes.purge(auth, readRpcBody(NOTES_PATTERNS.purge, payload).id);
     return null;
   }
 

@@ -2,10 +2,13 @@ import {
   ErrorCode,
   parseFirst,
   ROLES,
+  RPC,
   UUID_V4_RE,
   VaultError,
   type RpcAuth,
+  type RpcBodyPattern,
   type RpcContext,
+  type RpcRequestBody,
 } from '@vault/contracts';
 import type Redis from 'ioredis';
 import { z } from 'zod';
@@ -78,4 +81,14 @@ export async function assertLiveCaller(
   }
   if (owner !== auth.userId) throw new VaultError(ErrorCode.SESSION_REVOKED);
   return auth;
+}
+
+/** readBody with the request schema of the pattern's entry in the contracts' RPC map. */
+export function readRpcBody<P extends RpcBodyPattern>(
+  pattern: P,
+  payload: unknown,
+  onInvalid?: ErrorCode,
+): RpcRequestBody<P> {
+  const schema: z.ZodType = RPC[pattern].request;
+  return readBody(schema, payload, onInvalid) as RpcRequestBody<P>;
 }

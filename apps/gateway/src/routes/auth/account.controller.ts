@@ -13,8 +13,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
-import { AuthRpcClient } from '../../proxy/auth-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
@@ -26,13 +26,13 @@ import { zodPipe } from '../../validation/zod.pipe';
 @Controller('auth')
 export class AccountController {
   constructor(
-    private readonly auth: AuthRpcClient,
+    private readonly rpc: RpcClient,
     private readonly cookies: RefreshCookies,
   ) {}
 
   @Get('settings')
   getSettings(@Ctx() ctx: RpcContext): Promise<AccountSettings> {
-    return this.auth.getSettings(ctx);
+    return this.rpc.call('auth.settings.get', ctx, undefined);
   }
 
   @Put('settings')
@@ -41,7 +41,7 @@ export class AccountController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(accountSettingsSchema)) body: AccountSettings,
   ): Promise<AccountSettings> {
-    return this.auth.updateSettings(ctx, body);
+    return this.rpc.call('auth.settings.update', ctx, body);
   }
 
   /** The `auth` rate limit: a wrong key here does not lock the account, so the limit is the brake. */
@@ -54,7 +54,7 @@ export class AccountController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    await this.auth.deleteAccount(ctx, body);
+    await this.rpc.call('auth.delete-account', ctx, body);
     // Every session is gone with the account: the browser's cookie has nothing left to refresh.
     this.cookies.clear(req, reply);
   }
@@ -69,6 +69,6 @@ export class AccountController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse | Requires2faResponse> {
-    return this.cookies.apply(req, reply, await this.auth.verifyEmergency(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.verify-emergency', ctx, body));
   }
 }

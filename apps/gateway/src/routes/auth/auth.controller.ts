@@ -21,8 +21,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OptionalAuth, Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
-import { AuthRpcClient } from '../../proxy/auth-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
@@ -33,7 +33,7 @@ import { zodPipe } from '../../validation/zod.pipe';
 @Controller('auth')
 export class AuthController {
   constructor(
-    private readonly auth: AuthRpcClient,
+    private readonly rpc: RpcClient,
     private readonly cookies: RefreshCookies,
   ) {}
 
@@ -45,7 +45,7 @@ export class AuthController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(preloginBodySchema)) body: PreloginBody,
   ): Promise<PreloginResponse> {
-    return this.auth.prelogin(ctx, body);
+    return this.rpc.call('auth.prelogin', ctx, body);
   }
 
   @Post('signup')
@@ -58,7 +58,7 @@ export class AuthController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse> {
-    return this.cookies.apply(req, reply, await this.auth.signup(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.signup', ctx, body));
   }
 
   @Post('login')
@@ -71,7 +71,7 @@ export class AuthController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse | Requires2faResponse> {
-    return this.cookies.apply(req, reply, await this.auth.login(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.login', ctx, body));
   }
 
   @Post('refresh')
@@ -86,7 +86,7 @@ export class AuthController {
     return this.cookies.apply(
       req,
       reply,
-      await this.auth.refresh(ctx, { refreshToken: this.cookies.require(req) }),
+      await this.rpc.call('auth.refresh', ctx, { refreshToken: this.cookies.require(req) }),
     );
   }
 
@@ -100,12 +100,12 @@ export class AuthController {
   ): Promise<void> {
     const refreshToken = this.cookies.read(req);
     this.cookies.clear(req, reply);
-    await this.auth.logout(ctx, refreshToken ? { refreshToken } : {});
+    await this.rpc.call('auth.logout', ctx, refreshToken ? { refreshToken } : {});
   }
 
   @Get('me')
   me(@Ctx() ctx: RpcContext): Promise<MeResponse> {
-    return this.auth.me(ctx);
+    return this.rpc.call('auth.me', ctx, undefined);
   }
 
   @Post('change-password')
@@ -114,12 +114,12 @@ export class AuthController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(changePasswordBodySchema)) body: ChangePasswordBody,
   ): Promise<void> {
-    await this.auth.changePassword(ctx, body);
+    await this.rpc.call('auth.change-password', ctx, body);
   }
 
   @Get('sessions')
   listSessions(@Ctx() ctx: RpcContext): Promise<SessionListResponse> {
-    return this.auth.listSessions(ctx);
+    return this.rpc.call('auth.sessions.list', ctx, undefined);
   }
 
   @Delete('sessions/:id')
@@ -128,6 +128,6 @@ export class AuthController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(sessionIdParamSchema)) params: SessionIdParam,
   ): Promise<void> {
-    await this.auth.revokeSession(ctx, params);
+    await this.rpc.call('auth.sessions.revoke', ctx, params);
   }
 }

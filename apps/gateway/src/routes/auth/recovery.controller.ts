@@ -30,8 +30,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
-import { RecoveryRpcClient } from '../../proxy/recovery-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
@@ -43,7 +43,7 @@ import { zodPipe } from '../../validation/zod.pipe';
 @Controller('auth')
 export class RecoveryController {
   constructor(
-    private readonly recovery: RecoveryRpcClient,
+    private readonly rpc: RpcClient,
     private readonly cookies: RefreshCookies,
   ) {}
 
@@ -55,7 +55,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoveryEmailCodeBodySchema)) body: RecoveryEmailCodeBody,
   ): Promise<RecoveryMessageResponse> {
-    return this.recovery.emailCode(ctx, body);
+    return this.rpc.call('auth.recovery.email-code', ctx, body);
   }
 
   @Post('recovery/verify-email')
@@ -66,7 +66,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoveryVerifyEmailBodySchema)) body: RecoveryVerifyEmailBody,
   ): Promise<RecoveryVerifiedResponse> {
-    return this.recovery.verifyEmail(ctx, body);
+    return this.rpc.call('auth.recovery.verify-email', ctx, body);
   }
 
   @Post('recovery/setup-key')
@@ -76,7 +76,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoverySetupKeyBodySchema)) body: RecoverySetupKeyBody,
   ): Promise<void> {
-    await this.recovery.setupKey(ctx, body);
+    await this.rpc.call('auth.recovery.setup-key', ctx, body);
   }
 
   @Post('recovery/verify-key')
@@ -87,7 +87,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoveryVerifyKeyBodySchema)) body: RecoveryVerifyKeyBody,
   ): Promise<RecoveryKeyVerifiedResponse> {
-    return this.recovery.verifyKey(ctx, body);
+    return this.rpc.call('auth.recovery.verify-key', ctx, body);
   }
 
   @Post('recovery/setup-questions')
@@ -96,12 +96,12 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoverySetupQuestionsBodySchema)) body: RecoverySetupQuestionsBody,
   ): Promise<void> {
-    await this.recovery.setupQuestions(ctx, body);
+    await this.rpc.call('auth.recovery.setup-questions', ctx, body);
   }
 
   @Get('security-questions')
   securityQuestions(@Ctx() ctx: RpcContext): Promise<SecurityQuestionsResponse> {
-    return this.recovery.securityQuestions(ctx);
+    return this.rpc.call('auth.recovery.security-questions', ctx, undefined);
   }
 
   @Post('recovery/get-questions')
@@ -112,7 +112,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoveryGetQuestionsBodySchema)) body: RecoveryGetQuestionsBody,
   ): Promise<RecoveryQuestionsResponse> {
-    return this.recovery.getQuestions(ctx, body);
+    return this.rpc.call('auth.recovery.get-questions', ctx, body);
   }
 
   @Post('recovery/verify-questions')
@@ -123,7 +123,7 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(recoveryVerifyQuestionsBodySchema)) body: RecoveryVerifyQuestionsBody,
   ): Promise<RecoveryVerifiedResponse> {
-    return this.recovery.verifyQuestions(ctx, body);
+    return this.rpc.call('auth.recovery.verify-questions', ctx, body);
   }
 
   @Post('recovery/reset')
@@ -136,12 +136,12 @@ export class RecoveryController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse> {
-    return this.cookies.apply(req, reply, await this.recovery.reset(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.recovery.reset', ctx, body));
   }
 
   @Get('legacy-keys')
   listLegacyKeys(@Ctx() ctx: RpcContext): Promise<LegacyKeysResponse> {
-    return this.recovery.listLegacyKeys(ctx);
+    return this.rpc.call('auth.legacy-keys.list', ctx, undefined);
   }
 
   @Delete('legacy-keys/:id')
@@ -150,6 +150,6 @@ export class RecoveryController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(legacyKeyIdParamSchema)) params: LegacyKeyIdParam,
   ): Promise<void> {
-    await this.recovery.deleteLegacyKey(ctx, params);
+    await this.rpc.call('auth.legacy-keys.delete', ctx, params);
   }
 }

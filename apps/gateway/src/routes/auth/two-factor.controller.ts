@@ -20,8 +20,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
-import { AuthRpcClient } from '../../proxy/auth-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 
@@ -33,7 +33,7 @@ import { zodPipe } from '../../validation/zod.pipe';
 @Controller('auth/2fa')
 export class TwoFactorController {
   constructor(
-    private readonly auth: AuthRpcClient,
+    private readonly rpc: RpcClient,
     private readonly cookies: RefreshCookies,
   ) {}
 
@@ -48,7 +48,7 @@ export class TwoFactorController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse | Requires2faResponse> {
-    return this.cookies.apply(req, reply, await this.auth.twoFactorLogin(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.2fa.login', ctx, body));
   }
 
   /** Sign-in with a backup code; `warningMessage` when 2 or fewer codes remain. */
@@ -62,7 +62,7 @@ export class TwoFactorController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuthResponse | Requires2faResponse> {
-    return this.cookies.apply(req, reply, await this.auth.backupCodeLogin(ctx, body));
+    return this.cookies.apply(req, reply, await this.rpc.call('auth.2fa.backup-login', ctx, body));
   }
 
   /** The contract's body is `{}`; a request with no body at all is taken as that too. */
@@ -71,7 +71,7 @@ export class TwoFactorController {
   enable(@Ctx() ctx: RpcContext, @Body() raw: unknown): Promise<TwoFactorEnableResponse> {
     const body: TwoFactorEnableBody =
       raw === undefined ? {} : zodPipe(twoFactorEnableBodySchema).transform(raw);
-    return this.auth.twoFactorEnable(ctx, body);
+    return this.rpc.call('auth.2fa.enable', ctx, body);
   }
 
   @Post('verify')
@@ -81,7 +81,7 @@ export class TwoFactorController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(twoFactorVerifyBodySchema)) body: TwoFactorVerifyBody,
   ): Promise<BackupCodesResponse> {
-    return this.auth.twoFactorVerify(ctx, body);
+    return this.rpc.call('auth.2fa.verify', ctx, body);
   }
 
   @Post('disable')
@@ -91,12 +91,12 @@ export class TwoFactorController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(twoFactorProofBodySchema)) body: TwoFactorProofBody,
   ): Promise<void> {
-    await this.auth.twoFactorDisable(ctx, body);
+    await this.rpc.call('auth.2fa.disable', ctx, body);
   }
 
   @Get('backup-codes')
   backupCodes(@Ctx() ctx: RpcContext): Promise<BackupCodesInfoResponse> {
-    return this.auth.backupCodesInfo(ctx);
+    return this.rpc.call('auth.2fa.backup-codes', ctx, undefined);
   }
 
   @Post('backup-codes/regenerate')
@@ -106,6 +106,6 @@ export class TwoFactorController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(twoFactorProofBodySchema)) body: TwoFactorProofBody,
   ): Promise<BackupCodesResponse> {
-    return this.auth.backupCodesRegenerate(ctx, body);
+    return this.rpc.call('auth.2fa.backup-codes.regenerate', ctx, body);
   }
 }

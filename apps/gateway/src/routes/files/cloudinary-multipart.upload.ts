@@ -10,7 +10,7 @@ import {
 } from '@vault/contracts';
 import { z } from 'zod';
 import { BLOB_MAX_BYTES, FilesBlobProxy } from '../../proxy/files-blob.proxy';
-import { FilesRpcClient } from '../../proxy/files-rpc.client';
+import { RpcClient } from '../../proxy/rpc.client';
 import { zodPipe } from '../../validation/zod.pipe';
 import { readMultipartUpload } from './multipart-upload';
 
@@ -66,7 +66,7 @@ export function metadataOfFields(fields: Record<string, string>): FileMetadataBo
 @Injectable()
 export class CloudinaryMultipartUpload {
   constructor(
-    private readonly files: FilesRpcClient,
+    private readonly rpc: RpcClient,
     private readonly blobs: FilesBlobProxy,
   ) {}
 
@@ -84,13 +84,13 @@ export class CloudinaryMultipartUpload {
     });
     try {
       const metadata = metadataOfFields(form.fields);
-      const { fileId, uploadUrl } = await this.files.createUpload(ctx, {
+      const { fileId, uploadUrl } = await this.rpc.call('files.create-upload', ctx, {
         ...metadata,
         storageType: 'cloudinary',
       });
       await this.blobs.put(uploadUrl, form.file, metadata.encryptedSize);
       await form.finished;
-      await this.files.completeUpload(ctx, { fileId });
+      await this.rpc.call('files.complete-upload', ctx, { fileId });
       return { fileId };
     } catch (error) {
       form.abort();

@@ -26,9 +26,8 @@ import {
   type ThumbnailResponse,
 } from '@vault/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AuthRpcClient } from '../../proxy/auth-rpc.client';
-import { FilesRpcClient } from '../../proxy/files-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
 import { CloudinaryMultipartUpload, type CloudinaryUploadResponse } from './cloudinary-multipart.upload';
@@ -43,14 +42,13 @@ import { thumbnailQuerySchema, type ThumbnailQuery } from './thumbnail-query.sch
 @Controller('files')
 export class FilesController {
   constructor(
-    private readonly files: FilesRpcClient,
-    private readonly auth: AuthRpcClient,
+    private readonly rpc: RpcClient,
     private readonly cloudinary: CloudinaryMultipartUpload,
   ) {}
 
   @Get('storage-types')
   storageTypes(@Ctx() ctx: RpcContext): Promise<StorageTypesResponse> {
-    return this.files.storageTypes(ctx);
+    return this.rpc.call('files.storage-types', ctx, undefined);
   }
 
   /** Records a pending upload and signs where its bytes go (201: the file's record is created). */
@@ -60,7 +58,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(createUploadBodySchema)) body: CreateUploadBody,
   ): Promise<CreateUploadResponse> {
-    return this.files.createUpload(ctx, body);
+    return this.rpc.call('files.create-upload', ctx, body);
   }
 
   @Post('upload-complete')
@@ -69,7 +67,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(completeUploadBodySchema)) body: CompleteUploadBody,
   ): Promise<FileResponse> {
-    return this.files.completeUpload(ctx, body);
+    return this.rpc.call('files.complete-upload', ctx, body);
   }
 
   /** Signed parameters for the browser's direct upload to Cloudinary (201, like upload-url). */
@@ -79,7 +77,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(fileMetadataSchema)) body: FileMetadataBody,
   ): Promise<CloudinaryUploadUrlResponse> {
-    return this.files.createCloudinaryUpload(ctx, body);
+    return this.rpc.call('files.create-cloudinary-upload', ctx, body);
   }
 
   /** Multipart: the metadata fields, then `file`; streamed, never buffered. */
@@ -94,23 +92,23 @@ export class FilesController {
 
   @Get()
   list(@Ctx() ctx: RpcContext): Promise<FileListResponse> {
-    return this.files.list(ctx);
+    return this.rpc.call('files.list', ctx, undefined);
   }
 
   @Get('deleted')
   listDeleted(@Ctx() ctx: RpcContext): Promise<FileListResponse> {
-    return this.files.listDeleted(ctx);
+    return this.rpc.call('files.list-deleted', ctx, undefined);
   }
 
   @Get('counts')
   counts(@Ctx() ctx: RpcContext): Promise<FileCountsResponse> {
-    return this.files.counts(ctx);
+    return this.rpc.call('files.counts', ctx, undefined);
   }
 
   @Delete('trash')
   @HttpCode(200)
   emptyTrash(@Ctx() ctx: RpcContext): Promise<EmptyTrashResponse> {
-    return this.files.emptyTrash(ctx);
+    return this.rpc.call('files.empty-trash', ctx, undefined);
   }
 
   @Delete(':id')
@@ -119,7 +117,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
   ): Promise<void> {
-    await this.files.remove(ctx, params);
+    await this.rpc.call('files.delete', ctx, params);
   }
 
   @Post(':id/restore')
@@ -128,7 +126,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
   ): Promise<FileResponse> {
-    return this.files.restore(ctx, params);
+    return this.rpc.call('files.restore', ctx, params);
   }
 
   /** Legacy-key re-wrap: only wrappedKey changes, in the trash too; a pending upload answers 404. */
@@ -139,13 +137,13 @@ export class FilesController {
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
     @Body(zodPipe(rewrapFileKeyBodySchema)) body: RewrapFileKeyBody,
   ): Promise<void> {
-    await this.files.rewrapKey(ctx, { id: params.id, ...body });
+    await this.rpc.call('files.rewrap-key', ctx, { id: params.id, ...body });
   }
 
   @Delete(':id/permanent')
   @HttpCode(204)
   async purge(@Ctx() ctx: RpcContext, @Param(zodPipe(fileIdParamSchema)) params: FileIdParam): Promise<void> {
-    await this.files.purge(ctx, params);
+    await this.rpc.call('files.delete-permanent', ctx, params);
   }
 
   @Get(':id/metadata')
@@ -153,7 +151,7 @@ export class FilesController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
   ): Promise<FileEncryptionMetadata> {
-    return this.files.metadata(ctx, params);
+    return this.rpc.call('files.metadata', ctx, params);
   }
 
   /** The sealed thumbnail (404 when the file has none); the size query is checked, then ignored. */
@@ -163,7 +161,7 @@ export class FilesController {
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
     @Query(zodPipe(thumbnailQuerySchema)) _query: ThumbnailQuery,
   ): Promise<ThumbnailResponse> {
-    return this.files.thumbnail(ctx, params);
+    return this.rpc.call('files.thumbnail', ctx, params);
   }
 
   /** The password is checked by auth first (401 'Invalid password'); only then is a URL signed. */
@@ -175,8 +173,12 @@ export class FilesController {
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
     @Body(zodPipe(fileAccessBodySchema)) body: FileAccessBody,
   ): Promise<DownloadUrlResponse> {
-    await this.auth.verifyAuthKey(ctx, body);
-    return this.files.downloadUrl(ctx, params.id);
+    await this.rpc.call('auth.verify-auth-key', ctx, body);
+    // files.download-url answers by purpose: the signed GET for 'download', the preview for 'preview'.
+    return (await this.rpc.call('files.download-url', ctx, {
+      id: params.id,
+      purpose: 'download',
+    })) as DownloadUrlResponse;
   }
 
   @Post(':id/preview')
@@ -187,7 +189,10 @@ export class FilesController {
     @Param(zodPipe(fileIdParamSchema)) params: FileIdParam,
     @Body(zodPipe(fileAccessBodySchema)) body: FileAccessBody,
   ): Promise<PreviewResponse> {
-    await this.auth.verifyAuthKey(ctx, body);
-    return this.files.previewUrl(ctx, params.id);
+    await this.rpc.call('auth.verify-auth-key', ctx, body);
+    return (await this.rpc.call('files.download-url', ctx, {
+      id: params.id,
+      purpose: 'preview',
+    })) as PreviewResponse;
   }
 }

@@ -2,10 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RpcContext } from '@vault/contracts';
 import { checkHealth } from '@vault/server-kit';
 import type Redis from 'ioredis';
-import { AuthRpcClient } from '../../proxy/auth-rpc.client';
 import { FilesBlobProxy } from '../../proxy/files-blob.proxy';
-import { FilesRpcClient } from '../../proxy/files-rpc.client';
-import { NotesRpcClient } from '../../proxy/notes-rpc.client';
+import { RpcClient } from '../../proxy/rpc.client';
 import { REDIS } from '../../redis/redis.token';
 import type { HealthResponse } from './health.schema';
 
@@ -16,9 +14,7 @@ export const HEALTH_TIMEOUT_MS = 2000;
 export class HealthService {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    private readonly auth: AuthRpcClient,
-    private readonly notes: NotesRpcClient,
-    private readonly files: FilesRpcClient,
+    private readonly rpc: RpcClient,
     private readonly blobs: FilesBlobProxy,
   ) {}
 
@@ -32,16 +28,16 @@ export class HealthService {
       {
         redis: () => this.redis.ping(),
         auth: async () => {
-          const reply = await this.auth.health(ctx, HEALTH_TIMEOUT_MS);
+          const reply = await this.rpc.call('auth.health', ctx, undefined, HEALTH_TIMEOUT_MS);
           if (reply?.status !== 'ok') throw new Error('auth reports degraded');
         },
         notes: async () => {
-          const reply = await this.notes.health(ctx, HEALTH_TIMEOUT_MS);
+          const reply = await this.rpc.call('notes.health', ctx, undefined, HEALTH_TIMEOUT_MS);
           if (reply?.status !== 'ok') throw new Error('notes reports degraded');
         },
         files: async () => {
           const [reply] = await Promise.all([
-            this.files.health(ctx, HEALTH_TIMEOUT_MS),
+            this.rpc.call('files.health', ctx, undefined, HEALTH_TIMEOUT_MS),
             this.blobs.ping(HEALTH_TIMEOUT_MS),
           ]);
           if (reply?.status !== 'ok') throw new Error('files reports degraded');

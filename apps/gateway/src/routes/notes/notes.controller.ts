@@ -20,9 +20,10 @@ import {
   type RpcContext,
   type UpdateNoteBody,
 } from '@vault/contracts';
-import { NotesRpcClient } from '../../proxy/notes-rpc.client';
 import { Ctx } from '../../proxy/rpc-context.decorator';
+import { RpcClient } from '../../proxy/rpc.client';
 import { zodPipe } from '../../validation/zod.pipe';
+import { listAllNotes } from './list-all-notes';
 import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 /**
@@ -33,24 +34,26 @@ import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
  */
 @Controller('notes')
 export class NotesController {
-  constructor(private readonly notes: NotesRpcClient) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   list(
     @Ctx() ctx: RpcContext,
     @Query(zodPipe(listNotesQuerySchema)) query: ListNotesQuery,
   ): Promise<NoteListResponse> {
-    return query.limit === undefined ? this.notes.listAll(ctx, query.cursor) : this.notes.list(ctx, query);
+    return query.limit === undefined
+      ? listAllNotes(this.rpc, ctx, query.cursor)
+      : this.rpc.call('notes.list', ctx, query);
   }
 
   @Get('deleted')
   listDeleted(@Ctx() ctx: RpcContext): Promise<DeletedNoteListResponse> {
-    return this.notes.listDeleted(ctx);
+    return this.rpc.call('notes.list-deleted', ctx, undefined);
   }
 
   @Get('counts')
   counts(@Ctx() ctx: RpcContext): Promise<NoteCountsResponse> {
-    return this.notes.counts(ctx);
+    return this.rpc.call('notes.counts', ctx, undefined);
   }
 
   @Post()
@@ -59,7 +62,7 @@ export class NotesController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(createNoteBodySchema), noteSizePipe()) body: CreateNoteBody,
   ): Promise<NoteResponse> {
-    return this.notes.create(ctx, body);
+    return this.rpc.call('notes.create', ctx, body);
   }
 
   /** Bulk create (imports): 1..100 notes, one transaction, idempotent per note like create. */
@@ -69,7 +72,7 @@ export class NotesController {
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(createNoteBatchBodySchema), noteBatchSizePipe()) body: CreateNoteBatchBody,
   ): Promise<CreateNoteBatchResponse> {
-    return this.notes.createBatch(ctx, body);
+    return this.rpc.call('notes.create-batch', ctx, body);
   }
 
   @Put(':id')
@@ -78,7 +81,7 @@ export class NotesController {
     @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
     @Body(zodPipe(updateNoteBodySchema), noteSizePipe()) body: UpdateNoteBody,
   ): Promise<NoteResponse> {
-    return this.notes.update(ctx, { id: params.id, ...body });
+    return this.rpc.call('notes.update', ctx, { id: params.id, ...body });
   }
 
   /** Legacy-key re-wrap: only wrappedDEK changes, in the trash too; updatedAt stays. */
@@ -89,13 +92,13 @@ export class NotesController {
     @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
     @Body(zodPipe(rewrapNoteKeyBodySchema)) body: RewrapNoteKeyBody,
   ): Promise<void> {
-    await this.notes.rewrapKey(ctx, { id: params.id, ...body });
+    await this.rpc.call('notes.rewrap-key', ctx, { id: params.id, ...body });
   }
 
   @Delete('trash')
   @HttpCode(200)
   emptyTrash(@Ctx() ctx: RpcContext): Promise<EmptyTrashResponse> {
-    return this.notes.emptyTrash(ctx);
+    return this.rpc.call('notes.empty-trash', ctx, undefined);
   }
 
   @Delete(':id')
@@ -104,7 +107,7 @@ export class NotesController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
   ): Promise<void> {
-    await this.notes.remove(ctx, params);
+    await this.rpc.call('notes.delete', ctx, params);
   }
 
   @Post(':id/restore')
@@ -113,12 +116,12 @@ export class NotesController {
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam,
   ): Promise<NoteResponse> {
-    return this.notes.restore(ctx, params);
+    return this.rpc.call('notes.restore', ctx, params);
   }
 
   @Delete(':id/permanent')
   @HttpCode(204)
   async purge(@Ctx() ctx: RpcContext, @Param(zodPipe(noteIdParamSchema)) params: NoteIdParam): Promise<void> {
-    await this.notes.purge(ctx, params);
+    await this.rpc.call('notes.delete-permanent', ctx, params);
   }
 }
