@@ -473,6 +473,10 @@ function compareVersions(a, b) {
   return 0;
 }
 
+/** An npm command's arguments install globally (`-g`, `--global`, `--location=global`). */
+const isGlobal = (args) =>
+  args.includes('-g') || args.includes('--global') || args.includes('--location=global');
+
 /** The shell commands of a RUN (split on &&, ||, ;, |), each with the operator before it. */
 function commands(run) {
   const out = [];
@@ -510,7 +514,7 @@ export function dependencyProblems(parsed, { allowScripts }) {
           problems.push(
             `${at}: ${all.includes('--ignore-scripts') ? '--ignore-scripts' : '--dangerously-allow-all-scripts'} bypasses package.json's allowScripts`,
           );
-        const global = rest.includes('-g') || rest.includes('--global') || rest.includes('--location=global');
+        const global = isGlobal(rest);
         if (
           ['install', 'i', 'add', 'isntall', 'in', 'ins', 'inst', 'insta', 'instal', 'update', 'up'].includes(
             verb,
@@ -554,7 +558,7 @@ function npmPin(ins, stage, parsed) {
   for (const { argv } of commands(ins.args)) {
     const [tool, verb, ...rest] = argv;
     if (tool !== 'npm' || !['install', 'i', 'add'].includes(verb)) continue;
-    if (!(rest.includes('-g') || rest.includes('--global') || rest.includes('--location=global'))) continue;
+    if (!isGlobal(rest)) continue;
     const spec = rest.find((w) => /^npm@/.test(w));
     if (!spec) continue;
     return spec

@@ -15,7 +15,7 @@ import {
 } from '@vault/contracts';
 import { newItemId } from '@vault/crypto';
 import { signUp, type TestAccount } from '../support/accounts';
-import { expectError, ISO_DATE } from '../support/expect';
+import { errorShape, expectError, ISO_DATE } from '../support/expect';
 import { ApiClient, type ApiResponse } from '../support/http';
 import {
   createBody,
@@ -27,12 +27,6 @@ import {
 } from '../support/notes';
 
 const BATCH = '/api/notes/batch';
-
-/** What an answer tells apart: status, message and code (request ids always differ). */
-function shape(res: ApiResponse<unknown>): { status: number; error: unknown; code: unknown } {
-  const body = (res.body ?? {}) as { error?: unknown; code?: unknown };
-  return { status: res.status, error: body.error, code: body.code };
-}
 
 async function sealAll(account: TestAccount, plaintexts: NotePlaintext[]): Promise<CreateNoteBody[]> {
   return Promise.all(plaintexts.map(async (p) => createBody(await sealNote(account, p))));
@@ -155,7 +149,7 @@ describe('POST /api/notes/batch', () => {
 
       const res = await account.client.post(BATCH, { notes: [small[0], large, small[1], small[2]] });
       expectError(res, 413, NOTE_MESSAGES.tooLarge, { code: 'PAYLOAD_TOO_LARGE', maxBytes: NOTE_MAX_BYTES });
-      expect(shape(res)).toEqual(shape(await account.client.post('/api/notes', large)));
+      expect(errorShape(res)).toEqual(errorShape(await account.client.post('/api/notes', large)));
       expect(await listedIds(account)).toEqual([]);
     });
 
@@ -183,7 +177,7 @@ describe('POST /api/notes/batch', () => {
 
       const res = await account.client.post(BATCH, { notes: [others[0], clash, others[1]] });
       expectError(res, 409, NOTE_MESSAGES.idTaken, { code: 'CONFLICT', ids: [id] });
-      expect(shape(res)).toEqual(shape(await account.client.post('/api/notes', clash)));
+      expect(errorShape(res)).toEqual(errorShape(await account.client.post('/api/notes', clash)));
       const list = (await listNotes(account.client)).body.notes;
       expect(list.map((n) => n.id)).toEqual([id]);
       expect(await openNote(account, list[0]!)).toEqual(markedPlaintext('kept'));
@@ -199,8 +193,8 @@ describe('POST /api/notes/batch', () => {
 
       const res = await intruder.client.post(BATCH, { notes: [own, ownersNote] });
       const single = await intruder.client.post('/api/notes', ownersNote);
-      expect(shape(res)).toEqual(shape(single));
-      expect(shape(res)).toEqual({ status: 409, error: NOTE_MESSAGES.idTaken, code: 'CONFLICT' });
+      expect(errorShape(res)).toEqual(errorShape(single));
+      expect(errorShape(res)).toEqual({ status: 409, error: NOTE_MESSAGES.idTaken, code: 'CONFLICT' });
       expect((res.body as { ids?: unknown }).ids).toEqual([ownersNote!.id]);
       expect(await listedIds(intruder)).toEqual([]);
       expect((await listNotes(owner.client)).body.notes).toEqual(created.body.notes);

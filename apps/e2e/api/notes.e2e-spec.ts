@@ -13,8 +13,8 @@ import {
 import { newItemId } from '@vault/crypto';
 import { randomBytes } from 'node:crypto';
 import { signUp, type TestAccount } from '../support/accounts';
-import { expectError, ISO_DATE } from '../support/expect';
-import { ApiClient, type ApiResponse } from '../support/http';
+import { errorShape, expectError, ISO_DATE } from '../support/expect';
+import { ApiClient } from '../support/http';
 import {
   createBody,
   createNote,
@@ -25,12 +25,6 @@ import {
   sealNote,
   updateBody,
 } from '../support/notes';
-
-/** What an answer tells apart: status, message and code (request ids always differ). */
-function shape(res: ApiResponse<unknown>): { status: number; error: unknown; code: unknown } {
-  const body = (res.body ?? {}) as { error?: unknown; code?: unknown };
-  return { status: res.status, error: body.error, code: body.code };
-}
 
 /**
  * The list's order as far as answers show it: updatedAt descending. Notes of the same updatedAt
@@ -324,8 +318,8 @@ describe('/api/notes', () => {
           await intruder.client.delete(`/api/notes/${unknown}/permanent`),
         ],
       ] as const) {
-        expect({ what, ...shape(res) }).toEqual({ what, ...shape(same) });
-        expect({ what, ...shape(res) }).toEqual({
+        expect({ what, ...errorShape(res) }).toEqual({ what, ...errorShape(same) });
+        expect({ what, ...errorShape(res) }).toEqual({
           what,
           status: 404,
           error: 'Note not found',

@@ -15,8 +15,10 @@
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/layout-ui.mjs
 import { randomBytes } from 'node:crypto';
 import {
+  createNote,
   cspViolations,
   launchChromium,
+  makePdf,
   newWatchedPage,
   reportProblems,
   signUp,
@@ -39,29 +41,6 @@ const WIDTHS = [375, 1280, 1920];
 const LONG_TAG = `an-extremely-long-tag-name-that-cannot-fit-on-any-card-${id}`;
 const PDF_NAME = `Quarterly report ${id}.pdf`;
 
-/** A minimal one-page PDF with a line of text and a correct cross-reference table. */
-function makePdf(text) {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
-
 const nav = (page) => page.getByRole('navigation', { name: 'Main' });
 const failures = [];
 /** A layout rule broken: recorded (the run goes on, so every point is measured), failed at the end. */
@@ -82,20 +61,6 @@ async function go(page, name) {
     await page.getByRole('button', { name: 'Show navigation' }).click();
   }
   await link.click();
-}
-
-async function createNote(page, { title, tags = [], content = '' }) {
-  await page.getByRole('button', { name: 'New Note' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title', { exact: true }).fill(title);
-  for (const tag of tags) {
-    await dialog.getByLabel('Tags', { exact: true }).fill(tag);
-    await dialog.getByLabel('Tags', { exact: true }).press('Enter');
-  }
-  await dialog.getByLabel('Content', { exact: true }).fill(content);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: title, exact: true }).waitFor();
 }
 
 /** The page itself does not scroll sideways. */

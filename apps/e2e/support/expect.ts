@@ -2,6 +2,12 @@
 import { REFRESH_COOKIE, type ErrorBody } from '@vault/contracts';
 import type { ApiClient, ApiResponse } from './http';
 
+/** What an answer tells apart: status, message and code (request ids always differ). */
+export function errorShape(res: ApiResponse<unknown>): { status: number; error: unknown; code: unknown } {
+  const body = (res.body ?? {}) as { error?: unknown; code?: unknown };
+  return { status: res.status, error: body.error, code: body.code };
+}
+
 /** Status plus the error body `{error, code, ...}` of docs/api.md "Errors", compared in one go. */
 export function expectError(
   res: ApiResponse<unknown>,

@@ -25,8 +25,8 @@ export interface TrashSection {
 
 export interface TrashEntry {
   id: string;
-  /** The item's card, with the page's Restore and Delete. */
-  card: (props: TrashCardProps) => ReactNode;
+  /** What the item's card shows; the page draws it (trash-card) with its Restore and Delete. */
+  card: TrashCardContent;
   /**
    * Restores the item (the server call). The page then takes it off the list, announces `message`,
    * and runs `after` (the item back in its list, counts fetched again).
@@ -36,8 +36,21 @@ export interface TrashEntry {
   purge: () => Promise<void>;
 }
 
-export interface TrashCardProps {
-  busy: boolean;
-  onRestore: () => void;
-  onDelete: () => void;
+/** One item's card in the trash, as its feature describes it. */
+export interface TrashCardContent {
+  /** The item's name: the card's title and the name in its buttons' labels. */
+  name: string;
+  /** Not decrypted: the card is marked failed and its title shows the alert icon, not `icon`. */
+  failed: boolean;
+  titleId: string;
+  /** More classes and the data attributes of the card's <article>. */
+  className?: string;
+  attributes: Record<`data-${string}`, string>;
+  icon?: ReactNode;
+  /** The paragraph under the title, and its extra classes. */
+  preview: ReactNode;
+  previewClassName?: string;
+  /** The deleted date: the <time>'s dateTime and the shown date (empty: no date). */
+  deletedAt: string | null;
+  deletedOn: string;
 }

@@ -71,22 +71,25 @@ const UNSTORABLE_TEXT_RE = /[\u0000\p{Cs}]/u;
 /** JSON from a 1 MiB body nests far less; deeper input is refused, not walked. */
 const MAX_DEPTH = 64;
 
-/** The path of the first string or key (at any depth) holding unstorable text, if any. */
-function findUnstorableText(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
-  if (typeof value === 'string') return UNSTORABLE_TEXT_RE.test(value) ? path : null;
+/**
+ * The path of the first string or key (at any depth) holding unstorable text, if any. The path
+ * is built only on the way back from a find, so a clean input (every request) builds none.
+ */
+function findUnstorableText(value: unknown, depth = 0): (string | number)[] | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT_RE.test(value) ? [] : null;
   if (typeof value !== 'object' || value === null) return null;
-  if (path.length >= MAX_DEPTH) return path;
+  if (depth >= MAX_DEPTH) return [];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, i]);
-      if (found) return found;
+      const found = findUnstorableText(value[i], depth + 1);
+      if (found) return [i, ...found];
     }
     return null;
   }
   for (const [key, child] of Object.entries(value)) {
-    if (UNSTORABLE_TEXT_RE.test(key)) return [...path, key];
-    const found = findUnstorableText(child, [...path, key]);
-    if (found) return found;
+    if (UNSTORABLE_TEXT_RE.test(key)) return [key];
+    const found = findUnstorableText(child, depth + 1);
+    if (found) return [key, ...found];
   }
   return null;
 }

@@ -9,7 +9,7 @@ import { restoreFile } from '../api/restore-file';
 import { existingFilesStore } from '../state/files-registry';
 import { useDeletedFiles } from '../state/use-deleted-files';
 import { FILE_MESSAGES } from '../utils/file-rules';
-import { TrashFileCard } from './trash-file-card';
+import { trashFileCard } from './trash-file-card';
 
 /** The trash's Deleted Files: the files in the trash, names decrypted, with Restore and permanent delete. */
 export function useFilesTrash(): TrashSection {
@@ -23,7 +23,7 @@ export function useFilesTrash(): TrashSection {
     headingId: 'deleted-files-heading',
     entries: deleted.data?.map((file) => ({
       id: file.dto.id,
-      card: (props) => <TrashFileCard file={file} {...props} />,
+      card: trashFileCard(file),
       restore: async () => {
         const restored = await restoreFile(api, file.dto.id);
         const name = file.status === 'ready' ? file.name : FILE_MESSAGES.encryptedFile;

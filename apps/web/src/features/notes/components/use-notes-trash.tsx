@@ -8,7 +8,7 @@ import { useDeletedNotes } from '../api/get-deleted-notes';
 import { notesChanged } from '../api/invalidate';
 import { restoreNote } from '../api/restore-note';
 import { existingNotesStore } from '../state/notes-registry';
-import { TrashNoteCard } from './trash-note-card';
+import { trashNoteCard } from './trash-note-card';
 
 /** The trash's Deleted Notes: the notes in the trash, decrypted, with Restore and permanent delete. */
 export function useNotesTrash(): TrashSection {
@@ -22,7 +22,7 @@ export function useNotesTrash(): TrashSection {
     headingId: 'deleted-notes-heading',
     entries: deleted.data?.map((note) => ({
       id: note.id,
-      card: (props) => <TrashNoteCard note={note} {...props} />,
+      card: trashNoteCard(note),
       restore: async () => {
         const restored = await restoreNote(api, note.id);
         return {

@@ -197,7 +197,7 @@ export function useRecoveryFlow() {
   const submitCode = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (!/^\d{6}$/.test(state.code)) {
+    if (!isValidCode(state.code)) {
       set({ error: RECOVERY_TEXT.code });
       return;
     }

@@ -22,7 +22,7 @@ export function parseSettingsTab(value: string | null): SettingsTab {
 
 /**
  * /settings with `?tab=security|data|account` (and `recovery=true` after an account recovery).
- * `dataSections` (the notes' export and import, given by the app: app/router.tsx) lead the
+ * `dataSections` (the notes' export and import, given by the app: app/routes/settings.tsx) lead the
  * Data & Privacy tab; they are rendered only while that tab is shown.
  */
 export function SettingsPage({ dataSections }: { dataSections?: ReactNode }) {

@@ -10,6 +10,7 @@ import { isApiError, messageOf } from '../../../lib/api-client';
 import type { TrashEntry, TrashSection } from '../../../lib/trash-section';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import '../../../styles/vault-pages.css';
+import { TrashCard } from './trash-card';
 import './trash.css';
 
 /** Spec section 5 and 8 texts for the trash; `kind` is the item's noun ('note', 'file'). */
@@ -197,14 +198,15 @@ export function TrashPage({ sections }: { sections: readonly TrashSection[] }) {
                   <ul className="note-grid trash-grid">
                     {entries.map((entry) => (
                       <li key={entry.id}>
-                        {entry.card({
-                          busy: busy.has(entry.id),
-                          onRestore: () => void onRestore(section, entry),
-                          onDelete: () => {
+                        <TrashCard
+                          card={entry.card}
+                          busy={busy.has(entry.id)}
+                          onRestore={() => void onRestore(section, entry)}
+                          onDelete={() => {
                             setConfirmError(null);
                             setPending({ kind: 'delete', section, entry });
-                          },
-                        })}
+                          }}
+                        />
                       </li>
                     ))}
                   </ul>

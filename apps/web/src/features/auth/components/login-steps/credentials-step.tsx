@@ -11,6 +11,7 @@ import { LoginBanners } from './step-parts';
 export function CredentialsStep({ flow }: { flow: LoginFlow }) {
   const { identifier, password, stayUnlocked, busy } = flow.state;
   const { locked } = flow;
+  const disabled = busy || locked;
   return (
     <AuthLayout
       title="Sign in to your vault"
@@ -31,7 +32,7 @@ export function CredentialsStep({ flow }: { flow: LoginFlow }) {
           spellCheck={false}
           value={identifier}
           onChange={(e) => flow.edit('identifier', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
           autoFocus
         />
         <PasswordInput
@@ -40,7 +41,7 @@ export function CredentialsStep({ flow }: { flow: LoginFlow }) {
           autoComplete="current-password"
           value={password}
           onChange={(e) => flow.edit('password', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
         />
         <div className="form__row">
           <Checkbox
@@ -48,7 +49,7 @@ export function CredentialsStep({ flow }: { flow: LoginFlow }) {
             description="Keeps the vault key in this browser so a reload doesn't ask for your password. Use only on a device you trust."
             checked={stayUnlocked}
             onChange={(e) => flow.setStayUnlocked(e.target.checked)}
-            disabled={busy || locked}
+            disabled={disabled}
           />
         </div>
         <Button

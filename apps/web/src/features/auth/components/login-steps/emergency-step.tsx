@@ -9,6 +9,7 @@ import { LoginBanners, useStepHeading } from './step-parts';
 export function EmergencyStep({ flow }: { flow: LoginFlow }) {
   const { emergency, identifier, password, busy } = flow.state;
   const { locked } = flow;
+  const disabled = busy || locked;
   const headingRef = useStepHeading();
   return (
     <AuthLayout title="Verify it's you">
@@ -23,7 +24,7 @@ export function EmergencyStep({ flow }: { flow: LoginFlow }) {
           autoComplete="username"
           value={emergency.username}
           onChange={(e) => flow.editEmergency('username', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
         />
         <TextField
           label="Phone number"
@@ -32,7 +33,7 @@ export function EmergencyStep({ flow }: { flow: LoginFlow }) {
           autoComplete="tel"
           value={emergency.phoneNumber}
           onChange={(e) => flow.editEmergency('phoneNumber', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
         />
         <TextField
           label="Username, email or phone"
@@ -40,7 +41,7 @@ export function EmergencyStep({ flow }: { flow: LoginFlow }) {
           autoComplete="username"
           value={identifier}
           onChange={(e) => flow.edit('identifier', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
         />
         <PasswordInput
           label="Password"
@@ -48,7 +49,7 @@ export function EmergencyStep({ flow }: { flow: LoginFlow }) {
           autoComplete="current-password"
           value={password}
           onChange={(e) => flow.edit('password', e.target.value)}
-          disabled={busy || locked}
+          disabled={disabled}
         />
         <Button type="submit" block loading={busy} loadingLabel="Verifying..." disabled={locked}>
           Verify and sign in
