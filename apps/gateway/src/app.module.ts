@@ -14,16 +14,9 @@ import { LOGGER } from './logging/logger.token';
 import { FilesBlobProxy } from './proxy/files-blob.proxy';
 import { AUTH_RPC, FILES_RPC, NOTES_RPC, RpcClient } from './proxy/rpc.client';
 import { REDIS } from './redis/redis.token';
-import { AuthController } from './routes/auth/auth.controller';
-import { TwoFactorController } from './routes/auth/two-factor.controller';
-import { AccountController } from './routes/auth/account.controller';
-import { RecoveryController } from './routes/auth/recovery.controller';
+import { GATEWAY_CONTROLLERS } from './routes/controllers';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
-import { FilesBlobController } from './routes/files/files-blob.controller';
-import { FilesController } from './routes/files/files.controller';
-import { HealthController } from './routes/health/health.controller';
 import { HealthService } from './routes/health/health.service';
-import { NotesController } from './routes/notes/notes.controller';
 import { WebConfigRoute } from './routes/web-config/web-config.route';
 import { RateLimitGuard } from './security/rate-limit.guard';
 
@@ -48,16 +41,7 @@ export class AppModule {
   static forRoot({ config, logger, redis }: GatewayModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      controllers: [
-        AuthController,
-        TwoFactorController,
-        AccountController,
-        RecoveryController,
-        NotesController,
-        FilesController,
-        FilesBlobController,
-        HealthController,
-      ],
+      controllers: GATEWAY_CONTROLLERS,
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },

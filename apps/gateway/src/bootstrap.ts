@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config/gateway.config';
 import { registerRequestLogging, requestIdFor } from './logging/request-logging';
 import { setupOpenApi } from './openapi/openapi.setup';
 import { connectRedis } from './redis/redis.provider';
+import { API_PREFIX } from './routes/controllers';
 import { registerSecurityHeaders } from './security/security-headers';
 import { registerSpa, resolveWebRoot } from './static/spa';
 import { registerJsonBodyParser } from './validation/json-body.parser';
@@ -80,7 +81,7 @@ async function configure(
   config: GatewayConfig,
   logger: Logger,
 ): Promise<void> {
-  app.setGlobalPrefix('api');
+  app.setGlobalPrefix(API_PREFIX);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,

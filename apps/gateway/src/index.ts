@@ -2,7 +2,8 @@
 export { AppModule } from './app.module';
 export { createGatewayApp, type CreateGatewayOptions } from './bootstrap';
 export { gatewayEnvSchema, loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
-export { buildOpenApiDocument, ROUTES, type OpenApiDocument } from './openapi/openapi.document';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi.document';
+export { Route, type RouteOptions } from './openapi/api-doc';
 export { Public, OptionalAuth } from './auth/auth.decorators';
 export { CurrentUser } from './auth/current-user.decorator';
 export { Ctx } from './proxy/rpc-context.decorator';

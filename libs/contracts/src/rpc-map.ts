@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountSettingsSchema, type AccountSettings } from './auth/account-settings.schema';
+import { accountSettingsSchema } from './auth/account-settings.schema';
 import {
   changePasswordBodySchema,
   loginBodySchema,
@@ -8,14 +8,14 @@ import {
   refreshBodySchema,
   sessionIdParamSchema,
   signupBodySchema,
-  type PreloginResponse,
+  preloginResponseSchema,
 } from './auth/auth-bodies.schema';
-import type {
-  AuthResponse,
-  MeResponse,
-  RefreshResponse,
-  Requires2faResponse,
-  SessionListResponse,
+import {
+  authResponseSchema,
+  meResponseSchema,
+  refreshResponseSchema,
+  requires2faResponseSchema,
+  sessionListResponseSchema,
 } from './auth/user.schema';
 import { deleteAccountBodySchema } from './auth/account-purge.schema';
 import { verifyEmergencyBodySchema } from './auth/emergency.schema';
@@ -29,12 +29,12 @@ import {
   recoveryVerifyEmailBodySchema,
   recoveryVerifyKeyBodySchema,
   recoveryVerifyQuestionsBodySchema,
-  type LegacyKeysResponse,
-  type RecoveryKeyVerifiedResponse,
-  type RecoveryMessageResponse,
-  type RecoveryQuestionsResponse,
-  type RecoveryVerifiedResponse,
-  type SecurityQuestionsResponse,
+  legacyKeysResponseSchema,
+  recoveryKeyVerifiedResponseSchema,
+  recoveryMessageResponseSchema,
+  recoveryQuestionsResponseSchema,
+  recoveryVerifiedResponseSchema,
+  securityQuestionsResponseSchema,
 } from './auth/recovery.schema';
 import {
   backupLoginBodySchema,
@@ -42,9 +42,9 @@ import {
   twoFactorLoginBodySchema,
   twoFactorProofBodySchema,
   twoFactorVerifyBodySchema,
-  type BackupCodesInfoResponse,
-  type BackupCodesResponse,
-  type TwoFactorEnableResponse,
+  backupCodesInfoResponseSchema,
+  backupCodesResponseSchema,
+  twoFactorEnableResponseSchema,
 } from './auth/two-factor.schema';
 import {
   completeUploadBodySchema,
@@ -53,16 +53,18 @@ import {
   fileIdParamSchema,
   fileMetadataSchema,
   rewrapFileKeyRequestSchema,
-  type CloudinaryUploadUrlResponse,
-  type CreateUploadResponse,
+  cloudinaryUploadUrlResponseSchema,
+  createUploadResponseSchema,
+  downloadUrlResponseSchema,
   type DownloadUrlResponse,
-  type FileCountsResponse,
-  type FileEncryptionMetadata,
-  type FileListResponse,
-  type FileResponse,
+  fileCountsResponseSchema,
+  fileEncryptionMetadataSchema,
+  fileListResponseSchema,
+  fileResponseSchema,
+  previewResponseSchema,
   type PreviewResponse,
-  type StorageTypesResponse,
-  type ThumbnailResponse,
+  storageTypesResponseSchema,
+  thumbnailResponseSchema,
 } from './files/file.schema';
 import {
   createNoteBatchBodySchema,
@@ -71,14 +73,14 @@ import {
   noteIdParamSchema,
   rewrapNoteKeyRequestSchema,
   updateNoteRequestSchema,
-  type CreateNoteBatchResponse,
-  type DeletedNoteListResponse,
-  type EmptyTrashResponse,
-  type NoteCountsResponse,
-  type NoteListResponse,
-  type NoteResponse,
+  createNoteBatchResponseSchema,
+  deletedNoteListResponseSchema,
+  emptyTrashResponseSchema,
+  noteCountsResponseSchema,
+  noteListResponseSchema,
+  noteResponseSchema,
 } from './notes/note.schema';
-import type { AuthPattern, FilesPattern, HealthReply, NotesPattern, WithRefresh } from './rpc';
+import type { AuthPattern, FilesPattern, HealthReply, NotesPattern, RefreshGrant, WithRefresh } from './rpc';
 
 /** The body of `files.download-url`: which file, and whether the URL is for a download or a preview. */
 export const fileUrlRequestSchema = z.strictObject({
@@ -86,118 +88,141 @@ export const fileUrlRequestSchema = z.strictObject({
   purpose: z.enum(['download', 'preview']),
 });
 export type FileUrlRequest = z.output<typeof fileUrlRequestSchema>;
+export type FileUrlPurpose = FileUrlRequest['purpose'];
+/** The answer of `files.download-url` for each purpose. */
+export type FileUrlReply<P extends FileUrlPurpose = FileUrlPurpose> = {
+  download: DownloadUrlResponse;
+  preview: PreviewResponse;
+}[P];
 
-export type LoginReply = WithRefresh<AuthResponse | Requires2faResponse>;
-export type SignupReply = WithRefresh<AuthResponse>;
-export type RefreshReply = WithRefresh<RefreshResponse>;
-
-/** Marks an entry's reply type; the value is never read (replies are not re-validated). */
-function reply<T>(): T {
-  return undefined as T;
+/** Auth answers that start or continue a session: the public body plus, maybe, the refresh grant. */
+function withRefresh<T extends z.ZodType>(body: T) {
+  const grant: z.ZodType<RefreshGrant> = z.object({ token: z.string(), maxAgeSeconds: z.number() });
+  return z.object({ body, refresh: grant.optional() });
 }
 
-/** An entry of RPC: the request body's contract schema (null: no body) and the reply's type. */
+const loginReplySchema = withRefresh(z.union([authResponseSchema, requires2faResponseSchema]));
+const signupReplySchema = withRefresh(authResponseSchema);
+const refreshReplySchema = withRefresh(refreshResponseSchema);
+export type LoginReply = WithRefresh<z.output<typeof loginReplySchema>['body']>;
+export type SignupReply = WithRefresh<z.output<typeof signupReplySchema>['body']>;
+export type RefreshReply = WithRefresh<z.output<typeof refreshReplySchema>['body']>;
+
+const healthReplySchema: z.ZodType<HealthReply> = z.object({
+  service: z.string(),
+  status: z.enum(['ok', 'degraded']),
+  uptimeSeconds: z.number(),
+  checks: z.record(z.string(), z.enum(['ok', 'down'])),
+});
+/** Calls that answer nothing reply null (Nest's RPC client completes without a value on undefined). */
+const noReply = z.null();
+const okReplySchema = z.object({ ok: z.literal(true) });
+const purgeOwnerReplySchema = z.object({ deleted: z.number().int().nonnegative() });
+const fileUrlReplySchema = z.union([downloadUrlResponseSchema, previewResponseSchema]);
+
+/** An entry of RPC: the request body's contract schema (null: no body) and the reply's schema. */
 export interface RpcEntry {
   readonly request: z.ZodType | null;
-  readonly reply: unknown;
+  readonly reply: z.ZodType;
 }
 
 /**
- * Every RPC message pattern with its request body schema and its reply type, declared once
+ * Every RPC message pattern with its request body schema and its reply schema, declared once
  * (docs/architecture.md "Code conventions", "One endpoint, one entry"). The gateway's RpcClient
  * and the services' handlers take their types from here; the `satisfies` clause makes a pattern
  * of AUTH_PATTERNS, NOTES_PATTERNS or FILES_PATTERNS without an entry (or an entry without a
- * pattern) a compile error.
+ * pattern) a compile error. Replies are not parsed again on the way through the gateway (that
+ * would cost every call); the services' medium tests parse every reply they get with its schema.
  */
 export const RPC = {
-  'auth.health': { request: null, reply: reply<HealthReply>() },
-  'auth.prelogin': { request: preloginBodySchema, reply: reply<PreloginResponse>() },
-  'auth.signup': { request: signupBodySchema, reply: reply<SignupReply>() },
-  'auth.login': { request: loginBodySchema, reply: reply<LoginReply>() },
-  'auth.refresh': { request: refreshBodySchema, reply: reply<RefreshReply>() },
-  'auth.logout': { request: logoutBodySchema, reply: reply<null>() },
-  'auth.me': { request: null, reply: reply<MeResponse>() },
-  'auth.change-password': { request: changePasswordBodySchema, reply: reply<null>() },
-  'auth.sessions.list': { request: null, reply: reply<SessionListResponse>() },
-  'auth.sessions.revoke': { request: sessionIdParamSchema, reply: reply<null>() },
-  'auth.verify-auth-key': { request: fileAccessBodySchema, reply: reply<{ ok: true }>() },
-  'auth.delete-account': { request: deleteAccountBodySchema, reply: reply<null>() },
-  'auth.verify-emergency': { request: verifyEmergencyBodySchema, reply: reply<LoginReply>() },
-  'auth.settings.get': { request: null, reply: reply<AccountSettings>() },
-  'auth.settings.update': { request: accountSettingsSchema, reply: reply<AccountSettings>() },
-  'auth.2fa.enable': { request: twoFactorEnableBodySchema, reply: reply<TwoFactorEnableResponse>() },
-  'auth.2fa.verify': { request: twoFactorVerifyBodySchema, reply: reply<BackupCodesResponse>() },
-  'auth.2fa.disable': { request: twoFactorProofBodySchema, reply: reply<null>() },
-  'auth.2fa.backup-codes': { request: null, reply: reply<BackupCodesInfoResponse>() },
+  'auth.health': { request: null, reply: healthReplySchema },
+  'auth.prelogin': { request: preloginBodySchema, reply: preloginResponseSchema },
+  'auth.signup': { request: signupBodySchema, reply: signupReplySchema },
+  'auth.login': { request: loginBodySchema, reply: loginReplySchema },
+  'auth.refresh': { request: refreshBodySchema, reply: refreshReplySchema },
+  'auth.logout': { request: logoutBodySchema, reply: noReply },
+  'auth.me': { request: null, reply: meResponseSchema },
+  'auth.change-password': { request: changePasswordBodySchema, reply: noReply },
+  'auth.sessions.list': { request: null, reply: sessionListResponseSchema },
+  'auth.sessions.revoke': { request: sessionIdParamSchema, reply: noReply },
+  'auth.verify-auth-key': { request: fileAccessBodySchema, reply: okReplySchema },
+  'auth.delete-account': { request: deleteAccountBodySchema, reply: noReply },
+  'auth.verify-emergency': { request: verifyEmergencyBodySchema, reply: loginReplySchema },
+  'auth.settings.get': { request: null, reply: accountSettingsSchema },
+  'auth.settings.update': { request: accountSettingsSchema, reply: accountSettingsSchema },
+  'auth.2fa.enable': { request: twoFactorEnableBodySchema, reply: twoFactorEnableResponseSchema },
+  'auth.2fa.verify': { request: twoFactorVerifyBodySchema, reply: backupCodesResponseSchema },
+  'auth.2fa.disable': { request: twoFactorProofBodySchema, reply: noReply },
+  'auth.2fa.backup-codes': { request: null, reply: backupCodesInfoResponseSchema },
   'auth.2fa.backup-codes.regenerate': {
     request: twoFactorProofBodySchema,
-    reply: reply<BackupCodesResponse>(),
+    reply: backupCodesResponseSchema,
   },
-  'auth.2fa.login': { request: twoFactorLoginBodySchema, reply: reply<LoginReply>() },
-  'auth.2fa.backup-login': { request: backupLoginBodySchema, reply: reply<LoginReply>() },
+  'auth.2fa.login': { request: twoFactorLoginBodySchema, reply: loginReplySchema },
+  'auth.2fa.backup-login': { request: backupLoginBodySchema, reply: loginReplySchema },
   'auth.recovery.email-code': {
     request: recoveryEmailCodeBodySchema,
-    reply: reply<RecoveryMessageResponse>(),
+    reply: recoveryMessageResponseSchema,
   },
   'auth.recovery.verify-email': {
     request: recoveryVerifyEmailBodySchema,
-    reply: reply<RecoveryVerifiedResponse>(),
+    reply: recoveryVerifiedResponseSchema,
   },
-  'auth.recovery.setup-key': { request: recoverySetupKeyBodySchema, reply: reply<null>() },
+  'auth.recovery.setup-key': { request: recoverySetupKeyBodySchema, reply: noReply },
   'auth.recovery.verify-key': {
     request: recoveryVerifyKeyBodySchema,
-    reply: reply<RecoveryKeyVerifiedResponse>(),
+    reply: recoveryKeyVerifiedResponseSchema,
   },
-  'auth.recovery.setup-questions': { request: recoverySetupQuestionsBodySchema, reply: reply<null>() },
-  'auth.recovery.security-questions': { request: null, reply: reply<SecurityQuestionsResponse>() },
+  'auth.recovery.setup-questions': { request: recoverySetupQuestionsBodySchema, reply: noReply },
+  'auth.recovery.security-questions': { request: null, reply: securityQuestionsResponseSchema },
   'auth.recovery.get-questions': {
     request: recoveryGetQuestionsBodySchema,
-    reply: reply<RecoveryQuestionsResponse>(),
+    reply: recoveryQuestionsResponseSchema,
   },
   'auth.recovery.verify-questions': {
     request: recoveryVerifyQuestionsBodySchema,
-    reply: reply<RecoveryVerifiedResponse>(),
+    reply: recoveryVerifiedResponseSchema,
   },
-  'auth.recovery.reset': { request: recoveryResetBodySchema, reply: reply<WithRefresh<AuthResponse>>() },
-  'auth.legacy-keys.list': { request: null, reply: reply<LegacyKeysResponse>() },
-  'auth.legacy-keys.delete': { request: legacyKeyIdParamSchema, reply: reply<null>() },
+  'auth.recovery.reset': { request: recoveryResetBodySchema, reply: signupReplySchema },
+  'auth.legacy-keys.list': { request: null, reply: legacyKeysResponseSchema },
+  'auth.legacy-keys.delete': { request: legacyKeyIdParamSchema, reply: noReply },
 
-  'notes.health': { request: null, reply: reply<HealthReply>() },
-  'notes.list': { request: listNotesQuerySchema, reply: reply<NoteListResponse>() },
-  'notes.list-deleted': { request: null, reply: reply<DeletedNoteListResponse>() },
-  'notes.create': { request: createNoteBodySchema, reply: reply<NoteResponse>() },
-  'notes.create-batch': { request: createNoteBatchBodySchema, reply: reply<CreateNoteBatchResponse>() },
-  'notes.update': { request: updateNoteRequestSchema, reply: reply<NoteResponse>() },
-  'notes.rewrap-key': { request: rewrapNoteKeyRequestSchema, reply: reply<null>() },
-  'notes.delete': { request: noteIdParamSchema, reply: reply<null>() },
-  'notes.restore': { request: noteIdParamSchema, reply: reply<NoteResponse>() },
-  'notes.delete-permanent': { request: noteIdParamSchema, reply: reply<null>() },
-  'notes.empty-trash': { request: null, reply: reply<EmptyTrashResponse>() },
-  'notes.counts': { request: null, reply: reply<NoteCountsResponse>() },
+  'notes.health': { request: null, reply: healthReplySchema },
+  'notes.list': { request: listNotesQuerySchema, reply: noteListResponseSchema },
+  'notes.list-deleted': { request: null, reply: deletedNoteListResponseSchema },
+  'notes.create': { request: createNoteBodySchema, reply: noteResponseSchema },
+  'notes.create-batch': { request: createNoteBatchBodySchema, reply: createNoteBatchResponseSchema },
+  'notes.update': { request: updateNoteRequestSchema, reply: noteResponseSchema },
+  'notes.rewrap-key': { request: rewrapNoteKeyRequestSchema, reply: noReply },
+  'notes.delete': { request: noteIdParamSchema, reply: noReply },
+  'notes.restore': { request: noteIdParamSchema, reply: noteResponseSchema },
+  'notes.delete-permanent': { request: noteIdParamSchema, reply: noReply },
+  'notes.empty-trash': { request: null, reply: emptyTrashResponseSchema },
+  'notes.counts': { request: null, reply: noteCountsResponseSchema },
 
-  'files.health': { request: null, reply: reply<HealthReply>() },
-  'files.storage-types': { request: null, reply: reply<StorageTypesResponse>() },
-  'files.create-upload': { request: createUploadBodySchema, reply: reply<CreateUploadResponse>() },
+  'files.health': { request: null, reply: healthReplySchema },
+  'files.storage-types': { request: null, reply: storageTypesResponseSchema },
+  'files.create-upload': { request: createUploadBodySchema, reply: createUploadResponseSchema },
   'files.create-cloudinary-upload': {
     request: fileMetadataSchema,
-    reply: reply<CloudinaryUploadUrlResponse>(),
+    reply: cloudinaryUploadUrlResponseSchema,
   },
-  'files.complete-upload': { request: completeUploadBodySchema, reply: reply<FileResponse>() },
-  'files.list': { request: null, reply: reply<FileListResponse>() },
-  'files.list-deleted': { request: null, reply: reply<FileListResponse>() },
-  'files.delete': { request: fileIdParamSchema, reply: reply<null>() },
-  'files.restore': { request: fileIdParamSchema, reply: reply<FileResponse>() },
-  'files.delete-permanent': { request: fileIdParamSchema, reply: reply<null>() },
-  'files.rewrap-key': { request: rewrapFileKeyRequestSchema, reply: reply<null>() },
-  'files.empty-trash': { request: null, reply: reply<EmptyTrashResponse>() },
-  'files.counts': { request: null, reply: reply<FileCountsResponse>() },
+  'files.complete-upload': { request: completeUploadBodySchema, reply: fileResponseSchema },
+  'files.list': { request: null, reply: fileListResponseSchema },
+  'files.list-deleted': { request: null, reply: fileListResponseSchema },
+  'files.delete': { request: fileIdParamSchema, reply: noReply },
+  'files.restore': { request: fileIdParamSchema, reply: fileResponseSchema },
+  'files.delete-permanent': { request: fileIdParamSchema, reply: noReply },
+  'files.rewrap-key': { request: rewrapFileKeyRequestSchema, reply: noReply },
+  'files.empty-trash': { request: null, reply: emptyTrashResponseSchema },
+  'files.counts': { request: null, reply: fileCountsResponseSchema },
   'files.download-url': {
     request: fileUrlRequestSchema,
-    reply: reply<DownloadUrlResponse | PreviewResponse>(),
+    reply: fileUrlReplySchema,
   },
-  'files.metadata': { request: fileIdParamSchema, reply: reply<FileEncryptionMetadata>() },
-  'files.thumbnail': { request: fileIdParamSchema, reply: reply<ThumbnailResponse>() },
-  'files.purge-owner': { request: null, reply: reply<{ deleted: number }>() },
+  'files.metadata': { request: fileIdParamSchema, reply: fileEncryptionMetadataSchema },
+  'files.thumbnail': { request: fileIdParamSchema, reply: thumbnailResponseSchema },
+  'files.purge-owner': { request: null, reply: purgeOwnerReplySchema },
 } as const satisfies Record<AuthPattern | NotesPattern | FilesPattern, RpcEntry>;
 
 export type RpcPattern = keyof typeof RPC;
@@ -212,4 +237,4 @@ export type RpcRequestBody<P extends RpcPattern> = (typeof RPC)[P]['request'] ex
 export type RpcBodyPattern = {
   [P in RpcPattern]: (typeof RPC)[P]['request'] extends z.ZodType ? P : never;
 }[RpcPattern];
-export type RpcReply<P extends RpcPattern> = (typeof RPC)[P]['reply'];
+export type RpcReply<P extends RpcPattern> = z.output<(typeof RPC)[P]['reply']>;

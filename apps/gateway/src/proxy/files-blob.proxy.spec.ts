@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
-  createServer,
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
-  type Server,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ErrorCode, VaultError } from '@vault/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { HttpStub, type HttpHandler } from '../../test/support/http-stub';
 import { toHttpError } from '../errors/http-error-mapping';
 import { registerSecurityHeaders } from '../security/security-headers';
 import { registerJsonBodyParser } from '../validation/json-body.parser';
@@ -32,25 +31,14 @@ const RSS_BUDGET = 10 * MiB;
 const KEY = '0b7c1e2a-7d2f-4c8e-9a51-2f0a1c3b4d5e/5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f';
 const SIGNED = `/api/files/blob/${KEY}?op=get&exp=9999999999&sig=${'a'.repeat(64)}`;
 
-type UpstreamHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
 /** The files service's HTTP listener, played by a tiny node:http server the test steers. */
-class Upstream {
-  handler: UpstreamHandler = (_req, res) => res.writeHead(500).end();
+class Upstream extends HttpStub {
+  handler: HttpHandler = (_req, res) => res.writeHead(500).end();
   readonly requests: { method?: string; url?: string; headers: IncomingHttpHeaders }[] = [];
-  readonly server: Server = createServer((req, res) => {
+
+  protected override receive(req: IncomingMessage, res: ServerResponse): void {
     this.requests.push({ method: req.method, url: req.url, headers: req.headers });
     this.handler(req, res);
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -344,7 +332,7 @@ describe(FilesBlobProxy.name, () => {
   describe('downloads (GET, HEAD)', () => {
     const OBJECT = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
 
-    const serveObject: UpstreamHandler = (req, res) => {
+    const serveObject: HttpHandler = (req, res) => {
       const headers = {
         'content-type': 'application/octet-stream',
         'accept-ranges': 'bytes',

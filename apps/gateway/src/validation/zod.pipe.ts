@@ -14,7 +14,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * schema's output, so transforms (trimmed strings, lower-cased e-mail) apply.
  */
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
+  /** Public: the OpenAPI document reads a route's request schemas from its pipes. */
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.output<S> {
     if (!isObject(value)) throw new VaultError(ErrorCode.VALIDATION_FAILED, NOT_AN_OBJECT_MESSAGE);

@@ -1,16 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
-  createServer,
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
-  type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Controller, type INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AUTH_PATTERNS,
   ErrorCode,
@@ -20,11 +14,19 @@ import {
   FILES_PATTERNS,
   VaultError,
   type FileDto,
-  type RpcRequest,
 } from '@vault/contracts';
-import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
 import { MULTIPART_MESSAGES } from '../../src/routes/files/multipart-upload';
-import { clientAddress, freePort, startGateway, type GatewayHarness } from './support/gateway-harness';
+import { HttpStub, type HttpHandler } from '../support/http-stub';
+import {
+  clientAddress,
+  freePort,
+  startGateway,
+  type GatewayHarness,
+  type InjectOptions,
+} from './support/gateway-harness';
+import { RpcStubs } from './support/rpc-stubs';
+import { sealed } from './support/fixtures';
+import { routeChecks, type ByIdRoute, type ProtectedRoute } from './support/routing';
 
 /**
  * The gateway's /api/files routes against real Redis, stub files and auth microservices on real
@@ -33,9 +35,6 @@ import { clientAddress, freePort, startGateway, type GatewayHarness } from './su
  * upload streamed through to the blob route, and the public blob route itself. The real files
  * service behind the real gateway is covered by apps/e2e.
  */
-
-const sealed = (bytes = 24) =>
-  `${randomBytes(bytes + 16).toString('hex')}:${randomBytes(12).toString('hex')}`;
 
 function metadata(size = 1000) {
   return {
@@ -71,119 +70,26 @@ const fileDto = (id = randomUUID()): FileDto => ({
 
 const AUTH_KEY = 'a'.repeat(64);
 
-interface Seen {
-  pattern: string;
-  request: RpcRequest<Record<string, unknown> | undefined>;
-}
-
-/** What the stubs answer next to a pattern (a value, or an error to throw), and every call they got. */
-const answers = new Map<string, unknown[]>();
-const seen: Seen[] = [];
-
-function answerFor(pattern: string, payload: unknown): unknown {
-  seen.push({ pattern, request: payload as Seen['request'] });
-  const queue = answers.get(pattern);
-  const next = queue && queue.length > 0 ? queue.shift() : undefined;
-  if (next instanceof VaultError) throw next;
-  return next ?? null;
-}
-
 const healthy = (service: string) => ({ service, status: 'ok', uptimeSeconds: 1, checks: {} });
-
-@Controller()
-class StubFilesHandler {
-  @MessagePattern(FILES_PATTERNS.health)
-  health(): unknown {
-    return healthy('files');
-  }
-  @MessagePattern(FILES_PATTERNS.storageTypes)
-  storageTypes(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.storageTypes, p);
-  }
-  @MessagePattern(FILES_PATTERNS.createUpload)
-  createUpload(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.createUpload, p);
-  }
-  @MessagePattern(FILES_PATTERNS.createCloudinaryUpload)
-  createCloudinaryUpload(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.createCloudinaryUpload, p);
-  }
-  @MessagePattern(FILES_PATTERNS.completeUpload)
-  completeUpload(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.completeUpload, p);
-  }
-  @MessagePattern(FILES_PATTERNS.list)
-  list(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.list, p);
-  }
-  @MessagePattern(FILES_PATTERNS.listDeleted)
-  listDeleted(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.listDeleted, p);
-  }
-  @MessagePattern(FILES_PATTERNS.counts)
-  counts(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.counts, p);
-  }
-  @MessagePattern(FILES_PATTERNS.remove)
-  remove(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.remove, p);
-  }
-  @MessagePattern(FILES_PATTERNS.restore)
-  restore(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.restore, p);
-  }
-  @MessagePattern(FILES_PATTERNS.purge)
-  purge(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.purge, p);
-  }
-  @MessagePattern(FILES_PATTERNS.emptyTrash)
-  emptyTrash(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.emptyTrash, p);
-  }
-  @MessagePattern(FILES_PATTERNS.downloadUrl)
-  downloadUrl(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.downloadUrl, p);
-  }
-  @MessagePattern(FILES_PATTERNS.metadata)
-  metadata(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.metadata, p);
-  }
-  @MessagePattern(FILES_PATTERNS.thumbnail)
-  thumbnail(@Payload() p: unknown): unknown {
-    return answerFor(FILES_PATTERNS.thumbnail, p);
-  }
-}
-
-@Controller()
-class StubAuthHandler {
-  @MessagePattern(AUTH_PATTERNS.health)
-  health(): unknown {
-    return healthy('auth');
-  }
-  @MessagePattern(AUTH_PATTERNS.verifyAuthKey)
-  verifyAuthKey(@Payload() p: unknown): unknown {
-    return answerFor(AUTH_PATTERNS.verifyAuthKey, p);
-  }
-}
-
-class StubModule {}
-
-async function startStub(
-  service: string,
-  handler: new () => object,
-  port: number,
-): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(
-    { module: StubModule, controllers: [handler] },
-    {
-      ...rpcServerOptions(service, { transport: 'tcp', natsUrl: '', host: '127.0.0.1', port }),
-      logger: false,
-    },
-  );
-  app.useGlobalFilters(new RpcDomainExceptionFilter());
-  await app.listen();
-  return app;
-}
+/** What the stub files service serves (the auth stub serves verifyAuthKey). */
+const SERVED = [
+  FILES_PATTERNS.storageTypes,
+  FILES_PATTERNS.createUpload,
+  FILES_PATTERNS.createCloudinaryUpload,
+  FILES_PATTERNS.completeUpload,
+  FILES_PATTERNS.list,
+  FILES_PATTERNS.listDeleted,
+  FILES_PATTERNS.counts,
+  FILES_PATTERNS.remove,
+  FILES_PATTERNS.restore,
+  FILES_PATTERNS.purge,
+  FILES_PATTERNS.emptyTrash,
+  FILES_PATTERNS.downloadUrl,
+  FILES_PATTERNS.metadata,
+  FILES_PATTERNS.thumbnail,
+];
+const stubs = new RpcStubs();
+const { seen, answer } = stubs;
 
 interface BlobRequest {
   method?: string;
@@ -194,11 +100,11 @@ interface BlobRequest {
 }
 
 /** The files service's HTTP listener: /health, and the blob route the test steers. */
-class StubBlobServer {
-  handler: (req: IncomingMessage, res: ServerResponse) => void = (req, res) =>
-    req.resume().on('end', () => res.writeHead(204).end());
+class StubBlobServer extends HttpStub {
+  handler: HttpHandler = (req, res) => req.resume().on('end', () => res.writeHead(204).end());
   readonly requests: BlobRequest[] = [];
-  private readonly server: Server = createServer((req, res) => {
+
+  protected override receive(req: IncomingMessage, res: ServerResponse): void {
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
       return;
@@ -218,16 +124,6 @@ class StubBlobServer {
     });
     req.on('end', () => (entry.sha256 = hash.digest('hex')));
     this.handler(req, res);
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -262,38 +158,33 @@ const signedGet = (ownerId: string, fileId: string) =>
 
 describe('gateway /api/files (real Redis, stub files and auth services over TCP, stub blob listener)', () => {
   let gw: GatewayHarness;
-  let filesStub: INestMicroservice;
-  let authStub: INestMicroservice;
   const blobs = new StubBlobServer();
   let bearer: string;
   let userId: string;
 
   beforeAll(async () => {
     const [filesPort, authPort] = [await freePort(), await freePort()];
-    filesStub = await startStub('files', StubFilesHandler, filesPort);
-    authStub = await startStub('auth', StubAuthHandler, authPort);
+    await stubs.serve('files', filesPort, healthy('files'), SERVED);
+    await stubs.serve('auth', authPort, healthy('auth'), [AUTH_PATTERNS.verifyAuthKey]);
     gw = await startGateway({
       filesPort,
       authPort,
       filesHttpUrl: await blobs.start(),
       env: { RATE_LIMIT_AUTH_PER_MINUTE: '4', RATE_LIMIT_BLOB_PER_MINUTE: '6' },
     });
-    const { token, caller } = await gw.token();
-    await gw.openSession(caller.sessionId);
+    const { token, caller } = await gw.signedIn();
     bearer = token;
     userId = caller.userId;
   });
 
   afterAll(async () => {
     await gw?.close();
-    await filesStub?.close();
-    await authStub?.close();
+    await stubs.close();
     await blobs.stop();
   });
 
   beforeEach(() => {
-    answers.clear();
-    seen.length = 0;
+    stubs.reset();
     blobs.requests.length = 0;
     blobs.handler = (req, res) => req.resume().on('end', () => res.writeHead(204).end());
   });
@@ -309,16 +200,8 @@ describe('gateway /api/files (real Redis, stub files and auth services over TCP,
     return { hostname, port };
   };
 
-  const answer = (pattern: string, ...values: unknown[]) => answers.set(pattern, values);
-  const inject = (
-    opts: Parameters<GatewayHarness['app']['inject']>[0] & object,
-    token: string | null = bearer,
-  ) =>
-    gw.app.inject({
-      remoteAddress: clientAddress(),
-      ...opts,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(opts.headers ?? {}) },
-    });
+  const inject = (opts: InjectOptions, token: string | null = bearer) => gw.inject(opts, token);
+  const checks = routeChecks(stubs, inject);
   const multipart = (body: Buffer, token: string | null = bearer) =>
     inject(
       {
@@ -331,7 +214,7 @@ describe('gateway /api/files (real Redis, stub files and auth services over TCP,
     );
 
   const ID = randomUUID();
-  const PROTECTED: { method: 'GET' | 'POST' | 'DELETE'; url: string; body?: object }[] = [
+  const PROTECTED: ProtectedRoute[] = [
     { method: 'GET', url: '/api/files/storage-types' },
     { method: 'POST', url: '/api/files/upload-url', body: { ...metadata(), storageType: 'local' } },
     { method: 'POST', url: '/api/files/upload-complete', body: { fileId: ID } },
@@ -349,17 +232,8 @@ describe('gateway /api/files (real Redis, stub files and auth services over TCP,
     { method: 'POST', url: `/api/files/${ID}/preview`, body: { authKey: AUTH_KEY } },
   ];
 
-  it.each(PROTECTED)(
-    'answers 401 to $method $url without a token, and never calls a service',
-    async (route) => {
-      const res = await inject(
-        { method: route.method, url: route.url, ...(route.body ? { payload: route.body } : {}) },
-        null,
-      );
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-      expect(seen).toEqual([]);
-    },
+  it.each(PROTECTED)('answers 401 to $method $url without a token, and never calls a service', (route) =>
+    checks.unauthenticated(route),
   );
 
   it('answers 401 to the multipart upload without a token, before reading the form', async () => {
@@ -444,25 +318,10 @@ describe('gateway /api/files (real Redis, stub files and auth services over TCP,
         { encryptedThumbnail: 'x' },
         /"encryptedThumbnail"/,
       ],
-    ])('routes %s %s to %s and answers %i', async (method, path, pattern, status, reply, body) => {
-      const id = randomUUID();
-      answer(pattern, reply);
-      const res = await inject({ method: method as 'POST', url: path.replace('{id}', id) });
+    ] as ByIdRoute[])('routes %s %s to %s and answers %i', (...route) => checks.routedById(route));
 
-      expect({ status: res.statusCode, body: res.body }).toEqual({
-        status,
-        body: expect.stringMatching(body),
-      });
-      expect(seen.map((s) => [s.pattern, s.request.body])).toEqual([[pattern, { id }]]);
-    });
-
-    it('routes DELETE /api/files/trash to empty-trash, never to a delete of id "trash"', async () => {
-      answer(FILES_PATTERNS.emptyTrash, { deleted: 3 });
-      const res = await inject({ method: 'DELETE', url: '/api/files/trash' });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ deleted: 3 });
-      expect(seen.map((s) => s.pattern)).toEqual([FILES_PATTERNS.emptyTrash]);
-    });
+    it('routes DELETE /api/files/trash to empty-trash, never to a delete of id "trash"', () =>
+      checks.trashEmptied('/api/files/trash', FILES_PATTERNS.emptyTrash));
 
     it('takes the thumbnail’s size query and ignores it; 404 when the file has none', async () => {
       const id = randomUUID();

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { clientAddress, startGateway, type GatewayHarness } from './support/gateway-harness';
+import {
+  clientAddress,
+  startGateway,
+  type GatewayHarness,
+  type InjectOptions,
+} from './support/gateway-harness';
 
 const CSP =
   "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self';img-src 'self' data: blob:;" +
@@ -18,8 +23,7 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
     await gw.close();
   });
 
-  const inject = (opts: Parameters<GatewayHarness['app']['inject']>[0] & object) =>
-    gw.app.inject({ remoteAddress: clientAddress(), ...opts });
+  const inject = (opts: InjectOptions) => gw.inject(opts);
 
   describe('security headers', () => {
     it.each(['/api/health/live', '/', '/api/nope'])(
@@ -101,61 +105,32 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
   });
 
   describe('bodies', () => {
-    it('answers 400 with a clear message to malformed JSON', async () => {
+    const JSON_TYPE = { 'content-type': 'application/json' };
+    it.each([
+      ['malformed JSON', JSON_TYPE, '{"identifier": "alice", "authKey": ', 'Malformed JSON in request body'],
+      [
+        'a body that is not JSON',
+        { 'content-type': 'text/plain' },
+        'identifier=alice',
+        'Request body must be JSON (Content-Type: application/json)',
+      ],
+      ['a JSON value that is not an object', {}, [1, 2], 'Request body must be a JSON object'],
+      ['an unknown field', {}, { ...LOGIN_BODY, role: 'admin' }, 'Unknown field: role'],
+      [
+        'the first failing rule (its message)',
+        {},
+        { identifier: '', authKey: 'x' },
+        'Please fill in all fields',
+      ],
+    ])('answers 400 to %s, with a clear message', async (_case, headers, payload, error) => {
       const res = await inject({
         method: 'POST',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
-        payload: '{"identifier": "alice", "authKey": ',
+        headers,
+        payload: payload as never,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({
-        error: 'Malformed JSON in request body',
-        code: 'VALIDATION_FAILED',
-      });
-    });
-
-    it('answers 400 to a body that is not JSON', async () => {
-      const res = await inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        headers: { 'content-type': 'text/plain' },
-        payload: 'identifier=alice',
-      });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({
-        error: 'Request body must be JSON (Content-Type: application/json)',
-        code: 'VALIDATION_FAILED',
-      });
-    });
-
-    it('answers 400 to a JSON value that is not an object', async () => {
-      const res = await inject({ method: 'POST', url: '/api/auth/login', payload: [1, 2] as never });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({
-        error: 'Request body must be a JSON object',
-        code: 'VALIDATION_FAILED',
-      });
-    });
-
-    it('answers 400 to an unknown field', async () => {
-      const res = await inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { ...LOGIN_BODY, role: 'admin' },
-      });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'Unknown field: role', code: 'VALIDATION_FAILED' });
-    });
-
-    it("answers 400 with the first failing rule's message", async () => {
-      const res = await inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { identifier: '', authKey: 'x' },
-      });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'Please fill in all fields', code: 'VALIDATION_FAILED' });
+      expect(res.json()).toMatchObject({ error, code: 'VALIDATION_FAILED' });
     });
 
     it('answers 400 to a __proto__ key (prototype poisoning)', async () => {
@@ -201,8 +176,7 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
     });
 
     it('lets a valid token of a live session through (then 503: auth is not running), and answers 401 SESSION_REVOKED once the session key is gone', async () => {
-      const { token, caller } = await gw.token();
-      await gw.openSession(caller.sessionId);
+      const { token, caller } = await gw.signedIn();
       const headers = { authorization: `Bearer ${token}` };
 
       const live = await inject({ method: 'GET', url: '/api/auth/me', headers });
@@ -234,8 +208,7 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
     });
 
     it('validates the session id of DELETE /api/auth/sessions/:id', async () => {
-      const { token, caller } = await gw.token();
-      await gw.openSession(caller.sessionId);
+      const { token } = await gw.signedIn();
       const res = await inject({
         method: 'DELETE',
         url: '/api/auth/sessions/not-a-uuid',
@@ -293,8 +266,7 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
     });
 
     it('counts a signed-in caller per user, whatever the IP', async () => {
-      const { token, caller } = await gw.token();
-      await gw.openSession(caller.sessionId);
+      const { token } = await gw.signedIn();
       const statuses: number[] = [];
       for (let i = 0; i < 9; i++) {
         const res = await inject({

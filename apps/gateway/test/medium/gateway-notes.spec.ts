@@ -1,6 +1,3 @@
-import { Controller, type INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ErrorCode,
   NOTE_BATCH_MAX_BYTES,
@@ -9,12 +6,13 @@ import {
   NOTES_PATTERNS,
   VaultError,
   type NoteDto,
-  type RpcRequest,
 } from '@vault/contracts';
-import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { LIST_ALL_PAGE_SIZE } from '../../src/routes/notes/list-all-notes';
-import { clientAddress, freePort, startGateway, type GatewayHarness } from './support/gateway-harness';
+import { freePort, startGateway, type GatewayHarness, type InjectOptions } from './support/gateway-harness';
+import { RpcStubs } from './support/rpc-stubs';
+import { sealed } from './support/fixtures';
+import { routeChecks, type ByIdRoute, type ProtectedRoute } from './support/routing';
 
 /**
  * The gateway's /api/notes routes against real Redis and a stub notes service on a real TCP
@@ -23,8 +21,6 @@ import { clientAddress, freePort, startGateway, type GatewayHarness } from './su
  * The real notes service behind the real gateway is covered by apps/e2e.
  */
 
-const sealed = (bytes = 24) =>
-  `${randomBytes(bytes + 16).toString('hex')}:${randomBytes(12).toString('hex')}`;
 const fields = () => ({ title: sealed(), content: sealed(100), tags: [sealed()], wrappedDEK: sealed(32) });
 const noteDto = (id = randomUUID()): NoteDto => ({
   id,
@@ -36,135 +32,49 @@ const noteDto = (id = randomUUID()): NoteDto => ({
   deletedAt: null,
 });
 
-interface Seen {
-  pattern: string;
-  request: RpcRequest<Record<string, unknown> | undefined>;
-}
-
-/** What the stub answers next to a pattern (a value, or an error to throw). */
-const answers = new Map<string, unknown[]>();
-const seen: Seen[] = [];
-
-function answerFor(pattern: string, payload: unknown): unknown {
-  seen.push({ pattern, request: payload as Seen['request'] });
-  const queue = answers.get(pattern);
-  const next = queue && queue.length > 0 ? queue.shift() : undefined;
-  if (next instanceof VaultError) throw next;
-  return next ?? null;
-}
-
-@Controller()
-class StubNotesHandler {
-  @MessagePattern(NOTES_PATTERNS.health)
-  health(): unknown {
-    return { service: 'notes', status: 'ok', uptimeSeconds: 1, checks: { database: 'ok', redis: 'ok' } };
-  }
-
-  @MessagePattern(NOTES_PATTERNS.list)
-  list(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.list, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.listDeleted)
-  listDeleted(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.listDeleted, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.counts)
-  counts(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.counts, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.create)
-  create(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.create, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.createBatch)
-  createBatch(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.createBatch, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.update)
-  update(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.update, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.remove)
-  remove(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.remove, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.restore)
-  restore(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.restore, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.purge)
-  purge(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.purge, p);
-  }
-
-  @MessagePattern(NOTES_PATTERNS.emptyTrash)
-  emptyTrash(@Payload() p: unknown): unknown {
-    return answerFor(NOTES_PATTERNS.emptyTrash, p);
-  }
-}
-
-class StubModule {}
-
-async function startStub(port: number): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(
-    { module: StubModule, controllers: [StubNotesHandler] },
-    {
-      ...rpcServerOptions('notes', { transport: 'tcp', natsUrl: '', host: '127.0.0.1', port }),
-      logger: false,
-    },
-  );
-  app.useGlobalFilters(new RpcDomainExceptionFilter());
-  await app.listen();
-  return app;
-}
+/** The patterns the stub notes service serves. */
+const SERVED = [
+  NOTES_PATTERNS.list,
+  NOTES_PATTERNS.listDeleted,
+  NOTES_PATTERNS.counts,
+  NOTES_PATTERNS.create,
+  NOTES_PATTERNS.createBatch,
+  NOTES_PATTERNS.update,
+  NOTES_PATTERNS.remove,
+  NOTES_PATTERNS.restore,
+  NOTES_PATTERNS.purge,
+  NOTES_PATTERNS.emptyTrash,
+];
+const HEALTHY = { service: 'notes', status: 'ok', uptimeSeconds: 1, checks: { database: 'ok', redis: 'ok' } };
+const stubs = new RpcStubs();
+const { seen, answer } = stubs;
 
 describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
   let gw: GatewayHarness;
-  let stub: INestMicroservice;
   let bearer: string;
   let userId: string;
 
   beforeAll(async () => {
     const notesPort = await freePort();
-    stub = await startStub(notesPort);
+    await stubs.serve('notes', notesPort, HEALTHY, SERVED);
     gw = await startGateway({ notesPort });
-    const { token, caller } = await gw.token();
-    await gw.openSession(caller.sessionId);
+    const { token, caller } = await gw.signedIn();
     bearer = token;
     userId = caller.userId;
   });
 
   afterAll(async () => {
     await gw?.close();
-    await stub?.close();
+    await stubs.close();
   });
 
-  beforeEach(() => {
-    answers.clear();
-    seen.length = 0;
-  });
+  beforeEach(() => stubs.reset());
 
-  const answer = (pattern: string, ...values: unknown[]) => answers.set(pattern, values);
-  const inject = (
-    opts: Parameters<GatewayHarness['app']['inject']>[0] & object,
-    token: string | null = bearer,
-  ) =>
-    gw.app.inject({
-      remoteAddress: clientAddress(),
-      ...opts,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(opts.headers ?? {}) },
-    });
+  const inject = (opts: InjectOptions, token: string | null = bearer) => gw.inject(opts, token);
+  const checks = routeChecks(stubs, inject);
 
   const ID = randomUUID();
-  const ROUTES: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: object }[] = [
+  const ROUTES: ProtectedRoute[] = [
     { method: 'GET', url: '/api/notes' },
     { method: 'GET', url: '/api/notes/deleted' },
     { method: 'GET', url: '/api/notes/counts' },
@@ -177,17 +87,8 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
     { method: 'DELETE', url: '/api/notes/trash' },
   ];
 
-  it.each(ROUTES)(
-    'answers 401 to $method $url without a token, and never calls the service',
-    async (route) => {
-      const res = await inject(
-        { method: route.method, url: route.url, ...(route.body ? { payload: route.body } : {}) },
-        null,
-      );
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-      expect(seen).toEqual([]);
-    },
+  it.each(ROUTES)('answers 401 to $method $url without a token, and never calls the service', (route) =>
+    checks.unauthenticated(route),
   );
 
   describe('what reaches the service', () => {
@@ -251,26 +152,10 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
       ['DELETE', '/api/notes/{id}', NOTES_PATTERNS.remove, 204, null, /^$/],
       ['POST', '/api/notes/{id}/restore', NOTES_PATTERNS.restore, 200, { note: noteDto() }, /"note"/],
       ['DELETE', '/api/notes/{id}/permanent', NOTES_PATTERNS.purge, 204, null, /^$/],
-    ])('routes %s %s to %s and answers %i', async (method, path, pattern, status, reply, body) => {
-      const id = randomUUID();
-      answer(pattern, reply);
-      const res = await inject({ method: method as 'POST', url: path.replace('{id}', id) });
+    ] as ByIdRoute[])('routes %s %s to %s and answers %i', (...route) => checks.routedById(route));
 
-      expect({ status: res.statusCode, body: res.body }).toEqual({
-        status,
-        body: expect.stringMatching(body),
-      });
-      expect(seen.map((s) => [s.pattern, s.request.body])).toEqual([[pattern, { id }]]);
-    });
-
-    it('routes DELETE /api/notes/trash to empty-trash, never to a delete of id "trash"', async () => {
-      answer(NOTES_PATTERNS.emptyTrash, { deleted: 4 });
-      const res = await inject({ method: 'DELETE', url: '/api/notes/trash' });
-
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ deleted: 4 });
-      expect(seen.map((s) => s.pattern)).toEqual([NOTES_PATTERNS.emptyTrash]);
-    });
+    it('routes DELETE /api/notes/trash to empty-trash, never to a delete of id "trash"', () =>
+      checks.trashEmptied('/api/notes/trash', NOTES_PATTERNS.emptyTrash));
 
     it('answers the trash and the counts', async () => {
       answer(NOTES_PATTERNS.listDeleted, { notes: [] });

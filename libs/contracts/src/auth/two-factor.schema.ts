@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FILL_ALL_FIELDS, plainText, strictBody } from '../common/validation';
 import { authKeySchema, identifierSchema } from './auth-bodies.schema';
+import { authResponseSchema } from './user.schema';
 
 /**
  * Two-factor authentication and backup codes (docs/api.md "Two-step verification").
@@ -97,3 +98,11 @@ export interface SecondFactorProof {
   code?: string;
   backupCode?: string;
 }
+
+/** The answer of a backup-code sign-in: a sign-in answer that may warn about the codes left. */
+export const backupLoginResponseSchema = authResponseSchema.extend({
+  warningMessage: z
+    .string()
+    .optional()
+    .describe("e.g. 'You have 2 backup codes left. Generate new ones in Settings.'"),
+});

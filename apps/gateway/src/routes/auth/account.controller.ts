@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Req, Res } from '@nestjs/common';
 import {
   accountSettingsSchema,
   deleteAccountBodySchema,
+  ErrorCode as E,
   verifyEmergencyBodySchema,
   type AccountSettings,
   type AuthResponse,
@@ -11,12 +12,12 @@ import {
   type VerifyEmergencyBody,
 } from '@vault/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
+import { Route, SIGNED_OUT_CALL } from '../../openapi/api-doc';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { RpcClient } from '../../proxy/rpc.client';
-import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
+import { SIGN_IN_ANSWER } from './sign-in.answer';
 
 /**
  * /api/auth account-level calls: the account's settings, deleting the account, and the emergency
@@ -30,13 +31,21 @@ export class AccountController {
     private readonly cookies: RefreshCookies,
   ) {}
 
-  @Get('settings')
+  @Route('get', 'settings', {
+    summary: "The caller's settings (the malware-fingerprint opt-in)",
+    success: [{ description: 'Settings', schema: accountSettingsSchema }],
+  })
   getSettings(@Ctx() ctx: RpcContext): Promise<AccountSettings> {
     return this.rpc.call('auth.settings.get', ctx, undefined);
   }
 
-  @Put('settings')
-  @HttpCode(200)
+  @Route('put', 'settings', {
+    status: 200,
+    summary:
+      'Change the settings. malwareFingerprintCheck: the client then sends the SHA-256 of each upload’s ' +
+      'plaintext with upload-complete, for a lookup in known-malware hash signatures',
+    success: [{ description: 'The stored settings', schema: accountSettingsSchema }],
+  })
   updateSettings(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(accountSettingsSchema)) body: AccountSettings,
@@ -45,9 +54,15 @@ export class AccountController {
   }
 
   /** The `auth` rate limit: a wrong key here does not lock the account, so the limit is the brake. */
-  @Delete('account')
-  @RateLimit('auth')
-  @HttpCode(204)
+  @Route('delete', 'account', {
+    status: 204,
+    limit: 'auth',
+    summary:
+      'Delete the account (authKey re-checked): every session ends now; notes, files and stored objects ' +
+      'are purged by background jobs; clears the refresh cookie',
+    success: [{ description: 'Account deleted, cookie cleared', cookie: 'clear' }],
+    errors: [E.INVALID_PASSWORD],
+  })
   async deleteAccount(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(deleteAccountBodySchema)) body: DeleteAccountBody,
@@ -59,10 +74,14 @@ export class AccountController {
     this.cookies.clear(req, reply);
   }
 
-  @Post('verify-emergency')
-  @Public()
-  @RateLimit('auth')
-  @HttpCode(200)
+  @Route('post', 'verify-emergency', {
+    ...SIGNED_OUT_CALL,
+    summary:
+      "Sign in after a 418: the account's username and phone number along with the authKey; the device " +
+      'becomes known. Failures count toward the lockout',
+    success: [SIGN_IN_ANSWER],
+    errors: [E.EMERGENCY_VERIFICATION_FAILED, E.ACCOUNT_LOCKED],
+  })
   async verifyEmergency(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(verifyEmergencyBodySchema)) body: VerifyEmergencyBody,

@@ -1,9 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Req, Res } from '@nestjs/common';
 import {
+  authResponseSchema,
   changePasswordBodySchema,
+  ErrorCode as E,
   loginBodySchema,
+  meResponseSchema,
   preloginBodySchema,
+  preloginResponseSchema,
+  refreshResponseSchema,
   sessionIdParamSchema,
+  sessionListResponseSchema,
   signupBodySchema,
   type AuthResponse,
   type ChangePasswordBody,
@@ -19,12 +25,12 @@ import {
   type SignupBody,
 } from '@vault/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OptionalAuth, Public } from '../../auth/auth.decorators';
 import { RefreshCookies } from '../../auth/refresh-cookie';
+import { Route, SIGNED_OUT_CALL } from '../../openapi/api-doc';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { RpcClient } from '../../proxy/rpc.client';
-import { RateLimit } from '../../security/rate-limit.decorator';
 import { zodPipe } from '../../validation/zod.pipe';
+import { SIGN_IN_ANSWER } from './sign-in.answer';
 
 /**
  * /api/auth (docs/api.md "Account and sessions"). Each handler only translates: validated body
@@ -37,10 +43,11 @@ export class AuthController {
     private readonly cookies: RefreshCookies,
   ) {}
 
-  @Post('prelogin')
-  @Public()
-  @RateLimit('auth')
-  @HttpCode(200)
+  @Route('post', 'prelogin', {
+    ...SIGNED_OUT_CALL,
+    summary: 'KDF salt and parameters for an identifier (a stable fake for unknown ones)',
+    success: [{ description: 'Salt and KDF parameters', schema: preloginResponseSchema }],
+  })
   prelogin(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(preloginBodySchema)) body: PreloginBody,
@@ -48,10 +55,13 @@ export class AuthController {
     return this.rpc.call('auth.prelogin', ctx, body);
   }
 
-  @Post('signup')
-  @Public()
-  @RateLimit('auth')
-  @HttpCode(201)
+  @Route('post', 'signup', {
+    ...SIGNED_OUT_CALL,
+    status: 201,
+    summary: 'Create an account; starts a session',
+    success: [{ description: 'Account created, signed in', schema: authResponseSchema, cookie: 'set' }],
+    errors: [E.USERNAME_TAKEN, E.EMAIL_TAKEN, E.PHONE_TAKEN],
+  })
   async signup(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(signupBodySchema)) body: SignupBody,
@@ -61,10 +71,12 @@ export class AuthController {
     return this.cookies.apply(req, reply, await this.rpc.call('auth.signup', ctx, body));
   }
 
-  @Post('login')
-  @Public()
-  @RateLimit('auth')
-  @HttpCode(200)
+  @Route('post', 'login', {
+    ...SIGNED_OUT_CALL,
+    summary: 'Sign in with identifier and authKey (and a TOTP code when 2FA is on)',
+    success: [SIGN_IN_ANSWER],
+    errors: [E.INVALID_CREDENTIALS, E.EMERGENCY_VERIFICATION_REQUIRED, E.ACCOUNT_LOCKED],
+  })
   async login(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(loginBodySchema)) body: LoginBody,
@@ -74,10 +86,19 @@ export class AuthController {
     return this.cookies.apply(req, reply, await this.rpc.call('auth.login', ctx, body));
   }
 
-  @Post('refresh')
-  @Public()
-  @RateLimit('auth')
-  @HttpCode(200)
+  @Route('post', 'refresh', {
+    ...SIGNED_OUT_CALL,
+    refreshCookie: true,
+    summary: 'A new access token from the refresh cookie; the cookie rotates',
+    success: [
+      {
+        description: 'New access token; a rotated cookie unless within the grace window',
+        schema: refreshResponseSchema,
+        cookie: 'set',
+      },
+    ],
+    errors: [E.UNAUTHENTICATED, E.REFRESH_INVALID, E.REFRESH_REUSED],
+  })
   async refresh(
     @Ctx() ctx: RpcContext,
     @Req() req: FastifyRequest,
@@ -90,9 +111,12 @@ export class AuthController {
     );
   }
 
-  @Post('logout')
-  @OptionalAuth()
-  @HttpCode(204)
+  @Route('post', 'logout', {
+    status: 204,
+    auth: 'optional',
+    summary: 'End the session of the refresh cookie (and of the bearer token, if valid); clears the cookie',
+    success: [{ description: 'Signed out, cookie cleared', cookie: 'clear' }],
+  })
   async logout(
     @Ctx() ctx: RpcContext,
     @Req() req: FastifyRequest,
@@ -103,13 +127,20 @@ export class AuthController {
     await this.rpc.call('auth.logout', ctx, refreshToken ? { refreshToken } : {});
   }
 
-  @Get('me')
+  @Route('get', 'me', {
+    summary: 'The signed-in user and the material to unlock the vault',
+    success: [{ description: 'The caller', schema: meResponseSchema }],
+  })
   me(@Ctx() ctx: RpcContext): Promise<MeResponse> {
     return this.rpc.call('auth.me', ctx, undefined);
   }
 
-  @Post('change-password')
-  @HttpCode(204)
+  @Route('post', 'change-password', {
+    status: 204,
+    summary: 'Replace the authKey and the wrapped vault key; other sessions are revoked',
+    success: [{ description: 'Changed' }],
+    errors: [E.INVALID_CREDENTIALS],
+  })
   async changePassword(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(changePasswordBodySchema)) body: ChangePasswordBody,
@@ -117,13 +148,19 @@ export class AuthController {
     await this.rpc.call('auth.change-password', ctx, body);
   }
 
-  @Get('sessions')
+  @Route('get', 'sessions', {
+    summary: "The caller's own sessions (devices)",
+    success: [{ description: 'Sessions', schema: sessionListResponseSchema }],
+  })
   listSessions(@Ctx() ctx: RpcContext): Promise<SessionListResponse> {
     return this.rpc.call('auth.sessions.list', ctx, undefined);
   }
 
-  @Delete('sessions/:id')
-  @HttpCode(204)
+  @Route('delete', 'sessions/:id', {
+    status: 204,
+    summary: "End one of the caller's sessions",
+    success: [{ description: 'Session ended' }],
+  })
   async revokeSession(
     @Ctx() ctx: RpcContext,
     @Param(zodPipe(sessionIdParamSchema)) params: SessionIdParam,

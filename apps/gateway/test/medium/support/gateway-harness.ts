@@ -18,8 +18,13 @@ export interface Caller {
   role: Role;
 }
 
+export type InjectOptions = Parameters<NestFastifyApplication['inject']>[0] & object;
+export type InjectAnswer = Awaited<ReturnType<NestFastifyApplication['inject']>>;
+
 export interface GatewayHarness {
   app: NestFastifyApplication;
+  /** A request from a fresh client address (limits never cross tests), with `token` as bearer. */
+  inject(opts: InjectOptions, token?: string | null): Promise<InjectAnswer>;
   config: GatewayConfig;
   redis: TestRedis;
   /** Every log line the gateway wrote, as JSON text. */
@@ -31,6 +36,8 @@ export interface GatewayHarness {
   ): Promise<{ token: string; caller: Caller }>;
   /** Creates `sess:{sid}` the way auth does, so the guard's liveness check passes. */
   openSession(sessionId: string): Promise<void>;
+  /** A valid token of a live session (token, then openSession). */
+  signedIn(): Promise<{ token: string; caller: Caller }>;
   close(): Promise<void>;
 }
 
@@ -70,14 +77,26 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
   });
   const logger = pino({ level: 'trace', base: { service: 'gateway' } }, sink);
   const app = await createGatewayApp({ config, logger });
+  const openSession = async (sessionId: string): Promise<void> => {
+    await redis.client.hset(redisKeys.session(sessionId), 'userId', 'x');
+  };
   return {
     app,
+    inject: (opts, token) =>
+      app.inject({
+        remoteAddress: clientAddress(),
+        ...opts,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(opts.headers ?? {}) },
+      }),
     config,
     redis,
     logs,
     token: (caller, claims) => signToken(privateKey, caller, claims),
-    openSession: async (sessionId) => {
-      await redis.client.hset(redisKeys.session(sessionId), 'userId', 'x');
+    openSession,
+    async signedIn() {
+      const signed = await signToken(privateKey);
+      await openSession(signed.caller.sessionId);
+      return signed;
     },
     async close() {
       await app.close();

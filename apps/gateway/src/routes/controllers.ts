@@ -1,0 +1,27 @@
+import type { Type } from '@nestjs/common';
+import { AccountController } from './auth/account.controller';
+import { AuthController } from './auth/auth.controller';
+import { RecoveryController } from './auth/recovery.controller';
+import { TwoFactorController } from './auth/two-factor.controller';
+import { FilesBlobController } from './files/files-blob.controller';
+import { FilesController } from './files/files.controller';
+import { HealthController } from './health/health.controller';
+import { NotesController } from './notes/notes.controller';
+
+/** Every route is mounted under /api (Nest's global prefix). */
+export const API_PREFIX = 'api';
+
+/**
+ * Every controller of the gateway, in the order Nest registers them: the app module maps these,
+ * and the OpenAPI document is built from their metadata (openapi/openapi.document.ts).
+ */
+export const GATEWAY_CONTROLLERS: Type[] = [
+  AuthController,
+  TwoFactorController,
+  AccountController,
+  RecoveryController,
+  NotesController,
+  FilesController,
+  FilesBlobController,
+  HealthController,
+];
