@@ -1,25 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { RedisRateLimiter, SecretHasher } from '@vault/server-kit';
+import { AUTH_PATTERNS } from '@vault/contracts';
+import { healthHandler, RedisRateLimiter, rpcServiceProviders, SecretHasher } from '@vault/server-kit';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
 import { AccountDeletionHandler } from './handlers/account-deletion.handler';
 import { EmergencyHandler } from './handlers/emergency.handler';
 import { AccountSettingsHandler } from './handlers/account-settings.handler';
 import { AuthHandler } from './handlers/auth.handler';
-import { HealthHandler } from './handlers/health.handler';
 import { RecoveryHandler } from './handlers/recovery.handler';
 import { SessionsHandler } from './handlers/sessions.handler';
 import { TwoFactorHandler } from './handlers/two-factor.handler';
-import {
-  AUTH_CONFIG,
-  AUTH_REDIS,
-  connectDatabase,
-  connectRedis,
-  ConnectionsLifecycle,
-} from './repositories/connections';
-import { HealthRepository } from './repositories/health.repository';
+import { AUTH_CONFIG, AUTH_REDIS, authDatabaseConfig } from './repositories/connections';
 import { AccountDeletionRepository } from './repositories/account-deletion.repository';
 import { PurgeQueueRepository } from './repositories/purge-queue.repository';
 import { AccountSettingsRepository } from './repositories/account-settings.repository';
@@ -39,7 +31,6 @@ import { EmergencyService } from './services/emergency.service';
 import { AccountSettingsService } from './services/account-settings.service';
 import { UnusualActivityService } from './services/unusual-activity.service';
 import { AuthService } from './services/auth.service';
-import { HealthService } from './services/health.service';
 import { LoginGuardService } from './services/login-guard.service';
 import { RecoveryService } from './services/recovery.service';
 import { SecurityEventsService } from './services/security-events.service';
@@ -61,7 +52,7 @@ export class AppModule {
         AuthHandler,
         AccountHandler,
         SessionsHandler,
-        HealthHandler,
+        healthHandler(AUTH_PATTERNS.health),
         AccountDeletionHandler,
         EmergencyHandler,
         AccountSettingsHandler,
@@ -69,9 +60,13 @@ export class AppModule {
         RecoveryHandler,
       ],
       providers: [
-        { provide: AUTH_CONFIG, useValue: config },
-        { provide: DataSource, useFactory: () => connectDatabase(config.database) },
-        { provide: AUTH_REDIS, useFactory: () => connectRedis(config.redis) },
+        ...rpcServiceProviders({
+          service: 'auth',
+          config,
+          configToken: AUTH_CONFIG,
+          redisToken: AUTH_REDIS,
+          database: authDatabaseConfig(config.database),
+        }),
         // The one window counter of the failure and e-mail limits (login-attempts, recovery-tokens, two-factor).
         {
           provide: RedisRateLimiter,
@@ -80,12 +75,10 @@ export class AppModule {
         },
         { provide: SecretHasher, useFactory: () => new SecretHasher(config.secretHash) },
         { provide: TokenService, useFactory: () => TokenService.create(config.jwt) },
-        ConnectionsLifecycle,
         UsersRepository,
         SecurityEventsRepository,
         SessionsRepository,
         LoginAttemptsRepository,
-        HealthRepository,
         UnusualActivityRepository,
         AccountDeletionRepository,
         PurgeQueueRepository,
@@ -101,7 +94,6 @@ export class AppModule {
         TwoFactorService,
         AuthService,
         AccountService,
-        HealthService,
         RecoveryRepository,
         RecoveryTokensRepository,
         MailQueueRepository,

@@ -1,22 +1,12 @@
-import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice, LoggerService } from '@nestjs/common';
-import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
+import { startRpcService } from '@vault/server-kit';
 import { AppModule } from './app.module';
 import type { AuthConfig } from './config/auth.config';
 
 /** Creates and starts the auth microservice (used by main.ts and by the medium tests). */
-export async function startAuthService(
+export function startAuthService(
   config: AuthConfig,
   logger: LoggerService | false,
 ): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(AppModule.forRoot(config), {
-    ...rpcServerOptions('auth', config.rpc),
-    logger,
-    // Boot errors are reported by the caller with a clear message instead of process.abort().
-    abortOnError: false,
-  });
-  app.useGlobalFilters(new RpcDomainExceptionFilter());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
-  await app.listen();
-  return app;
+  return startRpcService(AppModule.forRoot(config), 'auth', config.rpc, logger);
 }

@@ -1,25 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { ACCOUNT_PURGE_QUEUES, FILES_PATTERNS } from '@vault/contracts';
+import { accountPurgeConsumer, healthHandler, rpcServiceProviders } from '@vault/server-kit';
 import type { FilesConfig } from './config/files.config';
 import { FilesHandler } from './handlers/files.handler';
-import { HealthHandler } from './handlers/health.handler';
-import {
-  connectDatabase,
-  connectRedis,
-  ConnectionsLifecycle,
-  FILES_CONFIG,
-  FILES_REDIS,
-} from './repositories/connections';
+import { FILES_CONFIG, FILES_REDIS, filesDatabaseConfig } from './repositories/connections';
 import { FilesRepository } from './repositories/files.repository';
-import { AccountPurgeConsumer } from './handlers/account-purge.consumer';
 import { AccountPurgeService } from './services/account-purge.service';
-import { HealthRepository } from './repositories/health.repository';
 import { QueuesRepository } from './repositories/queues.repository';
 import { StorageRepository } from './repositories/storage.repository';
 import { BlobService } from './services/blob.service';
-import { CallerService } from './services/caller.service';
 import { FilesService } from './services/files.service';
-import { HealthService } from './services/health.service';
 
 /**
  * The files service. Built from a validated config (nothing here reads the environment);
@@ -31,22 +21,36 @@ export class AppModule {
   static forRoot(config: FilesConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [FilesHandler, HealthHandler],
+      controllers: [FilesHandler, healthHandler(FILES_PATTERNS.health)],
       providers: [
-        { provide: FILES_CONFIG, useValue: config },
-        { provide: DataSource, useFactory: () => connectDatabase(config.database) },
-        { provide: FILES_REDIS, useFactory: () => connectRedis(config.redis) },
-        ConnectionsLifecycle,
+        ...rpcServiceProviders({
+          service: 'files',
+          config,
+          configToken: FILES_CONFIG,
+          redisToken: FILES_REDIS,
+          database: filesDatabaseConfig(config.database),
+          probes: {
+            inject: [QueuesRepository, StorageRepository],
+            make: (queues: QueuesRepository, storage: StorageRepository) => ({
+              queue: () => queues.ping(),
+              storage: () => storage.ping(),
+            }),
+          },
+        }),
         FilesRepository,
         AccountPurgeService,
-        AccountPurgeConsumer,
-        HealthRepository,
+        // Once an account is deleted, every file of it goes, stored objects and pending uploads included.
+        accountPurgeConsumer({
+          queue: ACCOUNT_PURGE_QUEUES.files,
+          noun: 'file',
+          configToken: FILES_CONFIG,
+          purger: AccountPurgeService,
+          purge: (files, userId) => files.purgeOwner(userId),
+        }),
         QueuesRepository,
         StorageRepository,
-        CallerService,
         FilesService,
         BlobService,
-        HealthService,
       ],
     };
   }

@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
-import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice, LoggerService } from '@nestjs/common';
-import { RpcDomainExceptionFilter, rpcServerOptions } from '@vault/server-kit';
+import { startRpcService } from '@vault/server-kit';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { FilesConfig } from './config/files.config';
@@ -27,14 +26,7 @@ export async function startFilesService(
   logger: LoggerService | false,
   log: Pick<Logger, 'warn' | 'error'>,
 ): Promise<RunningFilesService> {
-  const app = await NestFactory.createMicroservice(AppModule.forRoot(config), {
-    ...rpcServerOptions('files', config.rpc),
-    logger,
-    abortOnError: false,
-  });
-  app.useGlobalFilters(new RpcDomainExceptionFilter());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
-  await app.listen();
+  const app = await startRpcService(AppModule.forRoot(config), 'files', config.rpc, logger);
 
   const files = app.get(FilesService);
   const queues = app.get(QueuesRepository);

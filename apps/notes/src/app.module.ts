@@ -1,21 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { ACCOUNT_PURGE_QUEUES, NOTES_PATTERNS } from '@vault/contracts';
+import { accountPurgeConsumer, healthHandler, rpcServiceProviders } from '@vault/server-kit';
 import type { NotesConfig } from './config/notes.config';
-import { HealthHandler } from './handlers/health.handler';
 import { NotesHandler } from './handlers/notes.handler';
-import {
-  connectDatabase,
-  connectRedis,
-  ConnectionsLifecycle,
-  NOTES_CONFIG,
-  NOTES_REDIS,
-} from './repositories/connections';
-import { HealthRepository } from './repositories/health.repository';
+import { NOTES_CONFIG, NOTES_REDIS, notesDatabaseConfig } from './repositories/connections';
 import { NotesRepository } from './repositories/notes.repository';
-import { AccountPurgeConsumer } from './handlers/account-purge.consumer';
-import { NotesPurgeRepository } from './repositories/notes-purge.repository';
-import { CallerService } from './services/caller.service';
-import { HealthService } from './services/health.service';
 import { NotesService } from './services/notes.service';
 
 /**
@@ -28,19 +17,25 @@ export class AppModule {
   static forRoot(config: NotesConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [NotesHandler, HealthHandler],
+      controllers: [NotesHandler, healthHandler(NOTES_PATTERNS.health)],
       providers: [
-        { provide: NOTES_CONFIG, useValue: config },
-        { provide: DataSource, useFactory: () => connectDatabase(config.database) },
-        { provide: NOTES_REDIS, useFactory: () => connectRedis(config.redis) },
-        ConnectionsLifecycle,
+        ...rpcServiceProviders({
+          service: 'notes',
+          config,
+          configToken: NOTES_CONFIG,
+          redisToken: NOTES_REDIS,
+          database: notesDatabaseConfig(config.database),
+        }),
         NotesRepository,
-        NotesPurgeRepository,
-        AccountPurgeConsumer,
-        HealthRepository,
-        CallerService,
+        // Once an account is deleted, every note of it goes.
+        accountPurgeConsumer({
+          queue: ACCOUNT_PURGE_QUEUES.notes,
+          noun: 'note',
+          configToken: NOTES_CONFIG,
+          purger: NotesRepository,
+          purge: (notes, userId) => notes.deleteAllOwned(userId),
+        }),
         NotesService,
-        HealthService,
       ],
     };
   }

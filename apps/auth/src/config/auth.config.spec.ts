@@ -1,3 +1,4 @@
+import { configError } from '@vault/server-kit/testing';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,14 +10,7 @@ const SECRET = 'x'.repeat(32);
 
 const minimal = { JWT_PRIVATE_KEY: PRIVATE_PEM, JWT_PUBLIC_KEY: PUBLIC_PEM, SERVER_SECRET: SECRET };
 
-function errorOf(env: Record<string, string | undefined>): string {
-  try {
-    loadAuthConfig(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+const errorOf = (env: Record<string, string | undefined>): string => configError(loadAuthConfig, env);
 
 describe('auth configuration', () => {
   it('applies the documented defaults', () => {

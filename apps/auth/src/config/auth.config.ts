@@ -1,14 +1,13 @@
 import {
-  commonEnvSchema,
-  databaseEnvSchema,
-  databaseFromEnv,
   envInt,
   DEFAULT_RPC_PORTS,
   DEFAULT_SECRET_HASH,
   loadConfig,
   maskConfig,
   readSecret,
-  type RpcTransportConfig,
+  rpcServiceConfig,
+  rpcServiceEnvSchema,
+  type RpcServiceConfig,
   type SecretHashParams,
 } from '@vault/server-kit';
 import { join, resolve } from 'node:path';
@@ -51,8 +50,7 @@ const recoveryEnvShape = {
   RECOVERY_VERIFY_WINDOW_SECONDS: envInt(1).default(3600),
 };
 
-export const authEnvSchema = commonEnvSchema.extend({
-  ...databaseEnvSchema.shape,
+export const authEnvSchema = rpcServiceEnvSchema.extend({
   AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   AUTH_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.auth),
   JWT_PRIVATE_KEY: pem('PRIVATE KEY', 'JWT_PRIVATE_KEY'),
@@ -79,12 +77,7 @@ export const authEnvSchema = commonEnvSchema.extend({
 });
 export type AuthEnv = z.output<typeof authEnvSchema>;
 
-export interface AuthConfig {
-  nodeEnv: AuthEnv['NODE_ENV'];
-  log: { level: string; pretty: boolean };
-  database: { url: string; poolSize: number };
-  redis: { url: string; prefix: string };
-  rpc: RpcTransportConfig;
+export interface AuthConfig extends RpcServiceConfig<AuthEnv> {
   jwt: { privateKeyPem: string; publicKeyPem: string; accessTtlSeconds: number };
   serverSecret: string;
   refresh: { ttlSeconds: number; reuseGraceSeconds: number };
@@ -106,10 +99,6 @@ export interface AuthConfig {
     verifyMaxFailures: number;
     verifyWindowSeconds: number;
   };
-  /** Optional HTTP probe listener (Kubernetes with NATS has no TCP port to probe). */
-  health: { host: string; port?: number };
-  /** The validated variables, for the masked boot log. */
-  env: AuthEnv;
 }
 
 type Env = Record<string, string | undefined>;
@@ -141,16 +130,7 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
     throw new Error('Invalid configuration:\n  SMTP_URL: required when MAIL_TRANSPORT=smtp');
   }
   return {
-    nodeEnv: env.NODE_ENV,
-    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: databaseFromEnv(env),
-    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
-    rpc: {
-      transport: env.RPC_TRANSPORT,
-      natsUrl: env.NATS_URL,
-      host: env.AUTH_RPC_HOST,
-      port: env.AUTH_RPC_PORT,
-    },
+    ...rpcServiceConfig(env, { host: env.AUTH_RPC_HOST, port: env.AUTH_RPC_PORT }),
     jwt: {
       privateKeyPem: env.JWT_PRIVATE_KEY,
       publicKeyPem: env.JWT_PUBLIC_KEY,
@@ -170,7 +150,6 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
       iterations: env.SECRET_HASH_ITERATIONS,
       parallelism: env.SECRET_HASH_PARALLELISM,
     },
-    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
     mail: {
       transport: env.MAIL_TRANSPORT,
       smtpUrl: env.SMTP_URL,
@@ -186,7 +165,6 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
       verifyMaxFailures: env.RECOVERY_VERIFY_MAX_FAILURES,
       verifyWindowSeconds: env.RECOVERY_VERIFY_WINDOW_SECONDS,
     },
-    env,
   };
 }
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, ErrorCode } from '@vault/contracts';
-import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
+import { readRpcBody } from '@vault/server-kit';
 import { AccountDeletionService } from '../services/account-deletion.service';
 import { SessionService } from '../services/session.service';
 
@@ -15,8 +15,7 @@ export class AccountDeletionHandler {
   /** Answers null ("nothing"); a malformed key reads as a wrong one. */
   @MessagePattern(AUTH_PATTERNS.deleteAccount)
   async deleteAccount(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     const { authKey } = readRpcBody(AUTH_PATTERNS.deleteAccount, payload, ErrorCode.INVALID_PASSWORD);
     await this.deletion.deleteAccount(auth, authKey, ctx);
     return null;

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, type AccountSettings } from '@vault/contracts';
-import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
+import { readRpcBody } from '@vault/server-kit';
 import { AccountSettingsService } from '../services/account-settings.service';
 import { SessionService } from '../services/session.service';
 
@@ -14,14 +14,13 @@ export class AccountSettingsHandler {
 
   @MessagePattern(AUTH_PATTERNS.getSettings)
   async get(@Payload() payload: unknown): Promise<AccountSettings> {
-    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    const { auth } = await this.sessions.signedIn(payload);
     return this.settings.get(auth);
   }
 
   @MessagePattern(AUTH_PATTERNS.updateSettings)
   async update(@Payload() payload: unknown): Promise<AccountSettings> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     return this.settings.update(auth, readRpcBody(AUTH_PATTERNS.updateSettings, payload), ctx);
   }
 }

@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, ErrorCode, type MeResponse } from '@vault/contracts';
 import { AccountService } from '../services/account.service';
 import { SessionService } from '../services/session.service';
-import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
+import { readRpcBody } from '@vault/server-kit';
 
 @Controller()
 export class AccountHandler {
@@ -14,14 +14,13 @@ export class AccountHandler {
 
   @MessagePattern(AUTH_PATTERNS.me)
   async me(@Payload() payload: unknown): Promise<MeResponse> {
-    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    const { auth } = await this.sessions.signedIn(payload);
     return this.account.me(auth);
   }
 
   @MessagePattern(AUTH_PATTERNS.changePassword)
   async changePassword(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     await this.account.changePassword(auth, readRpcBody(AUTH_PATTERNS.changePassword, payload), ctx);
     return null;
   }
@@ -29,8 +28,7 @@ export class AccountHandler {
   /** File download/preview re-check; a malformed key reads as a wrong one. */
   @MessagePattern(AUTH_PATTERNS.verifyAuthKey)
   async verifyAuthKey(@Payload() payload: unknown): Promise<{ ok: true }> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     const { authKey } = readRpcBody(AUTH_PATTERNS.verifyAuthKey, payload, ErrorCode.INVALID_PASSWORD);
     return this.account.verifyAuthKey(auth, authKey, ctx);
   }

@@ -11,7 +11,7 @@ import {
   type SecurityQuestionsResponse,
   type WithRefresh,
 } from '@vault/contracts';
-import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
+import { readContext, readRpcBody } from '@vault/server-kit';
 import { RecoveryService } from '../services/recovery.service';
 import { SessionService } from '../services/session.service';
 
@@ -41,8 +41,7 @@ export class RecoveryHandler {
 
   @MessagePattern(AUTH_PATTERNS.recoverySetupKey)
   async setupKey(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     await this.recovery.setupKey(auth, readRpcBody(AUTH_PATTERNS.recoverySetupKey, payload), ctx);
     return null;
   }
@@ -57,15 +56,14 @@ export class RecoveryHandler {
 
   @MessagePattern(AUTH_PATTERNS.recoverySetupQuestions)
   async setupQuestions(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     await this.recovery.setupQuestions(auth, readRpcBody(AUTH_PATTERNS.recoverySetupQuestions, payload), ctx);
     return null;
   }
 
   @MessagePattern(AUTH_PATTERNS.securityQuestions)
   async securityQuestions(@Payload() payload: unknown): Promise<SecurityQuestionsResponse> {
-    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    const { auth } = await this.sessions.signedIn(payload);
     return this.recovery.securityQuestions(auth);
   }
 
@@ -90,14 +88,13 @@ export class RecoveryHandler {
 
   @MessagePattern(AUTH_PATTERNS.listLegacyKeys)
   async listLegacyKeys(@Payload() payload: unknown): Promise<LegacyKeysResponse> {
-    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    const { auth } = await this.sessions.signedIn(payload);
     return this.recovery.listLegacyKeys(auth);
   }
 
   @MessagePattern(AUTH_PATTERNS.deleteLegacyKey)
   async deleteLegacyKey(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     await this.recovery.deleteLegacyKey(auth, readRpcBody(AUTH_PATTERNS.deleteLegacyKey, payload).id, ctx);
     return null;
   }

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AUTH_PATTERNS, type SessionListResponse } from '@vault/contracts';
 import { SessionService } from '../services/session.service';
-import { readAuth, readContext, readRpcBody } from '@vault/server-kit';
+import { readRpcBody } from '@vault/server-kit';
 
 @Controller()
 export class SessionsHandler {
@@ -10,14 +10,13 @@ export class SessionsHandler {
 
   @MessagePattern(AUTH_PATTERNS.listSessions)
   async list(@Payload() payload: unknown): Promise<SessionListResponse> {
-    const auth = await this.sessions.assertAlive(readAuth(readContext(payload)));
+    const { auth } = await this.sessions.signedIn(payload);
     return this.sessions.list(auth);
   }
 
   @MessagePattern(AUTH_PATTERNS.revokeSession)
   async revoke(@Payload() payload: unknown): Promise<null> {
-    const ctx = readContext(payload);
-    const auth = await this.sessions.assertAlive(readAuth(ctx));
+    const { ctx, auth } = await this.sessions.signedIn(payload);
     await this.sessions.revoke(auth, readRpcBody(AUTH_PATTERNS.revokeSession, payload).id, ctx);
     return null;
   }

@@ -7,7 +7,7 @@ import {
   type RpcContext,
   type SessionListResponse,
 } from '@vault/contracts';
-import { safeEqual } from '@vault/server-kit';
+import { readAuth, readContext, safeEqual } from '@vault/server-kit';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config/auth.config';
 import { toSessionDto } from '../mappers/session.mapper';
@@ -115,6 +115,12 @@ export class SessionService {
     const session = await this.sessions.get(auth.sessionId);
     if (!session || session.userId !== auth.userId) throw new VaultError(ErrorCode.SESSION_REVOKED);
     return auth;
+  }
+
+  /** The caller of a signed-in route: its context, and its identity once its session is known to be live. */
+  async signedIn(payload: unknown): Promise<{ ctx: RpcContext; auth: RpcAuth }> {
+    const ctx = readContext(payload);
+    return { ctx, auth: await this.assertAlive(readAuth(ctx)) };
   }
 
   async list(auth: RpcAuth): Promise<SessionListResponse> {

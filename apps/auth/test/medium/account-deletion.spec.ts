@@ -5,29 +5,13 @@ import {
   type AuthResponse,
   type WithRefresh,
 } from '@vault/contracts';
-import { createQueueConnection, queuePrefix, redisKeys } from '@vault/server-kit';
-import { Queue } from 'bullmq';
+import { redisKeys } from '@vault/server-kit';
 import { AccountDeletionService, PURGE_HOLD_MS } from '../../src/services/account-deletion.service';
-import { authOf, hex, signupBody, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
+import { authOf, hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 describe(AccountDeletionService.name, () => {
-  let t: AuthTestApp;
-  let queues: Queue[];
-  let connection: ReturnType<typeof createQueueConnection>;
-
-  beforeAll(async () => {
-    t = await startAuthTestApp('deletion');
-    connection = createQueueConnection(t.config.redis.url);
-    queues = Object.values(ACCOUNT_PURGE_QUEUES).map(
-      (name) => new Queue(name, { connection, prefix: queuePrefix(t.config.redis.prefix) }),
-    );
-  });
-
-  afterAll(async () => {
-    await Promise.all(queues?.map((q) => q.close()) ?? []);
-    connection?.disconnect();
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startAuthTestApp('deletion'));
+  const queues = () => Object.values(ACCOUNT_PURGE_QUEUES).map((name) => t.queue(name));
 
   /** An account with two sessions (sign-up and a second sign-in). */
   async function accountWithTwoSessions() {
@@ -61,7 +45,7 @@ describe(AccountDeletionService.name, () => {
     expect(await t.redis.client.exists(redisKeys.userSessions(a.userId))).toBe(0);
     expect(await t.redis.client.exists(`known-dev:${a.userId}`)).toBe(0);
 
-    for (const queue of queues) {
+    for (const queue of queues()) {
       const job = await queue.getJob(`purge-${a.userId}`);
       expect(job?.data).toEqual({ userId: a.userId, requestedAt: expect.any(String) });
       expect(Date.parse(job!.data.requestedAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -146,7 +130,7 @@ describe(AccountDeletionService.name, () => {
 
     expect(await countRows(`SELECT count(*) AS n FROM auth.users WHERE id = $1`, a.userId)).toBe(1);
     for (const sid of a.sessionIds) expect(await t.redis.client.exists(redisKeys.session(sid))).toBe(1);
-    for (const queue of queues) expect(await queue.getJob(`purge-${a.userId}`)).toBeUndefined();
+    for (const queue of queues()) expect(await queue.getJob(`purge-${a.userId}`)).toBeUndefined();
     const events = (
       await t.pg.query(
         `SELECT event_type, details FROM auth.security_events WHERE user_id = $1 ORDER BY created_at`,

@@ -1,17 +1,9 @@
 import { AUTH_PATTERNS, ErrorCode, type AuthResponse, type WithRefresh } from '@vault/contracts';
 import { AccountSettingsService } from '../../src/services/account-settings.service';
-import { authOf, signupBody, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
+import { authOf, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 describe(AccountSettingsService.name, () => {
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    t = await startAuthTestApp('settings');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startAuthTestApp('settings'));
 
   async function signedIn() {
     const res = await t.call<WithRefresh<AuthResponse>>(AUTH_PATTERNS.signup, signupBody());

@@ -13,18 +13,10 @@ import {
 import { createHmac } from 'node:crypto';
 import { importSPKI, jwtVerify } from 'jose';
 import { AuthService } from '../../src/services/auth.service';
-import { authOf, hex, signupBody, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
+import { authOf, hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 describe(AuthService.name, () => {
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    t = await startAuthTestApp('flow');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startAuthTestApp('flow'));
 
   const signup = (body = signupBody(), ip = '198.51.100.10') =>
     t.call<WithRefresh<AuthResponse>>(AUTH_PATTERNS.signup, body, { ip, userAgent: 'Firefox/140' });

@@ -7,7 +7,7 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import { UnusualActivityService } from '../../src/services/unusual-activity.service';
-import { hex, signupBody, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
+import { hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 const HOME: Partial<RpcContext> = {
   ip: '198.51.100.7',
@@ -25,19 +25,10 @@ const ELSEWHERE: Partial<RpcContext> = {
 };
 
 describe(UnusualActivityService.name, () => {
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    // Two failures within a minute make a sign-in from a new device unusual.
-    t = await startAuthTestApp('emergency', {
-      EMERGENCY_FAILED_ATTEMPTS: '2',
-      EMERGENCY_WINDOW_SECONDS: '60',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  // Two failures within a minute make a sign-in from a new device unusual.
+  const t = testAppPerFile(() =>
+    startAuthTestApp('emergency', { EMERGENCY_FAILED_ATTEMPTS: '2', EMERGENCY_WINDOW_SECONDS: '60' }),
+  );
 
   async function account() {
     const body = signupBody();

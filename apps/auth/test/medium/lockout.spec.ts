@@ -1,6 +1,13 @@
 import { AUTH_PATTERNS, ErrorCode, type AuthResponse, type WithRefresh } from '@vault/contracts';
 import { LoginGuardService } from '../../src/services/login-guard.service';
-import { hex, signupBody, sleep, startAuthTestApp, type AuthTestApp } from './support/auth-test-app';
+import {
+  hex,
+  signupBody,
+  sleep,
+  startAuthTestApp,
+  testAppPerFile,
+  type AuthTestApp,
+} from './support/auth-test-app';
 
 let ipCounter = 0;
 const freshIp = () => `203.0.113.${(ipCounter += 1)}`;
@@ -26,15 +33,7 @@ const eventsOf = async (t: AuthTestApp, userId: string) =>
 
 describe(LoginGuardService.name, () => {
   describe('account lockout with the production settings (5 failures, 600 s)', () => {
-    let t: AuthTestApp;
-
-    beforeAll(async () => {
-      t = await startAuthTestApp('lockout');
-    });
-
-    afterAll(async () => {
-      await t?.close();
-    });
+    const t = testAppPerFile(() => startAuthTestApp('lockout'));
 
     it('answers 401 four times, then 423 with retryAfter 600 on the fifth consecutive failure', async () => {
       const a = await signup(t);
@@ -139,19 +138,13 @@ describe(LoginGuardService.name, () => {
   });
 
   describe('lock expiry and per-IP throttling (1 s lock, 3 failures per IP)', () => {
-    let t: AuthTestApp;
-
-    beforeAll(async () => {
-      t = await startAuthTestApp('lockexpiry', {
+    const t = testAppPerFile(() =>
+      startAuthTestApp('lockexpiry', {
         LOCKOUT_SECONDS: '1',
         LOGIN_IP_MAX_FAILURES: '3',
         LOGIN_IP_WINDOW_SECONDS: '900',
-      });
-    });
-
-    afterAll(async () => {
-      await t?.close();
-    });
+      }),
+    );
 
     it('lifts the lock by itself when LOCKOUT_SECONDS have passed', async () => {
       const a = await signup(t);

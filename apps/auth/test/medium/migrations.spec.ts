@@ -1,30 +1,12 @@
 import { loadDatabaseConfig, revertLastMigration, runMigrations } from '@vault/server-kit';
-import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
-import { Client } from 'pg';
+import { testDatabasePerFile } from '@vault/server-kit/testing';
 import { CreateAuthSchema1795300000000 } from '../../src/migrations/1795300000000-create-auth-schema';
 import { authDatabaseConfig } from '../../src/repositories/connections';
 
 describe(CreateAuthSchema1795300000000.name, () => {
-  let db: TestDatabase;
-  let pg: Client;
+  const db = testDatabasePerFile('authmigrations');
 
-  const tables = async (): Promise<string[]> => {
-    const res = await pg.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'auth' ORDER BY table_name`,
-    );
-    return res.rows.map((r) => r.table_name);
-  };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('authmigrations');
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-  });
-
-  afterAll(async () => {
-    await pg.end();
-    await db.drop();
-  });
+  const tables = () => db.tables('auth');
 
   // This spec is about the first migration alone; later ones have their own specs.
   const cfg = () => ({
@@ -42,7 +24,11 @@ describe(CreateAuthSchema1795300000000.name, () => {
   });
 
   it('creates the documented columns, defaults and indexes', async () => {
-    const cols = await pg.query<{ column_name: string; is_nullable: string; column_default: string | null }>(
+    const cols = await db.pg.query<{
+      column_name: string;
+      is_nullable: string;
+      column_default: string | null;
+    }>(
       `SELECT column_name, is_nullable, column_default FROM information_schema.columns
        WHERE table_schema = 'auth' AND table_name = 'users'`,
     );
@@ -78,7 +64,7 @@ describe(CreateAuthSchema1795300000000.name, () => {
     expect(byName.last_login_at?.is_nullable).toBe('YES');
     expect(byName.recovery_auth_hash?.is_nullable).toBe('YES');
 
-    const idx = await pg.query<{ indexname: string; indexdef: string }>(
+    const idx = await db.pg.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'auth'`,
     );
     const names = idx.rows.map((r) => r.indexname);
@@ -97,7 +83,7 @@ describe(CreateAuthSchema1795300000000.name, () => {
 
   it('refuses a role outside user, admin and super_admin', async () => {
     const insert = (role: string) =>
-      pg.query(
+      db.pg.query(
         `INSERT INTO auth.users (id, username, username_lower, email, phone_number, phone_normalized,
            auth_hash, salt, kdf_params, wrapped_vault_key, role)
          VALUES (gen_random_uuid(), $1, $1, $1 || '@x.io', '1', '1', 'h', 's', '{}', 'w', $2)`,

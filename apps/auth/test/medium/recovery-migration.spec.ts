@@ -1,15 +1,13 @@
 import { loadDatabaseConfig, revertLastMigration, runMigrations } from '@vault/server-kit';
-import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
+import { testDatabasePerFile } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { CreateAuthSchema1795300000000 } from '../../src/migrations/1795300000000-create-auth-schema';
 import { TwoFactor1795400000000 } from '../../src/migrations/1795400000000-two-factor';
 import { Recovery1795410000000 } from '../../src/migrations/1795410000000-recovery';
 import { authDatabaseConfig } from '../../src/repositories/connections';
 
 describe(Recovery1795410000000.name, () => {
-  let db: TestDatabase;
-  let pg: Client;
+  const db = testDatabasePerFile('authrecoverymig');
 
   const cfg = () => ({
     ...authDatabaseConfig(loadDatabaseConfig({ DATABASE_URL: db.url })),
@@ -18,7 +16,7 @@ describe(Recovery1795410000000.name, () => {
 
   const hasTable = async (name: string): Promise<boolean> =>
     (
-      await pg.query(
+      await db.pg.query(
         `SELECT 1 FROM information_schema.tables WHERE table_schema = 'auth' AND table_name = $1`,
         [name],
       )
@@ -27,7 +25,7 @@ describe(Recovery1795410000000.name, () => {
   const newUser = async (): Promise<string> => {
     const id = randomUUID();
     const name = `u${id.slice(0, 8)}`;
-    await pg.query(
+    await db.pg.query(
       `INSERT INTO auth.users (id, username, username_lower, email, phone_number, phone_normalized,
          auth_hash, salt, kdf_params, wrapped_vault_key)
        VALUES ($1, $2, $2, $2 || '@x.io', '1', '1', 'h', 's', '{}', 'w')`,
@@ -35,17 +33,6 @@ describe(Recovery1795410000000.name, () => {
     );
     return id;
   };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('authrecoverymig');
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-  });
-
-  afterAll(async () => {
-    await pg.end();
-    await db.drop();
-  });
 
   it('creates security_questions and legacy_vault_keys', async () => {
     expect(await runMigrations(cfg())).toContain('Recovery1795410000000');
@@ -56,7 +43,7 @@ describe(Recovery1795410000000.name, () => {
   it('holds exactly 3 questions per account', async () => {
     const userId = await newUser();
     const insert = (questions: string[]) =>
-      pg.query(
+      db.pg.query(
         `INSERT INTO auth.security_questions (user_id, questions, questions_salt, answers_auth_hash)
          VALUES ($1, $2::jsonb, 's', 'h')`,
         [userId, JSON.stringify(questions)],
@@ -68,18 +55,18 @@ describe(Recovery1795410000000.name, () => {
 
   it('deletes an account’s questions and legacy keys with the account', async () => {
     const userId = await newUser();
-    await pg.query(
+    await db.pg.query(
       `INSERT INTO auth.security_questions (user_id, questions, questions_salt, answers_auth_hash)
        VALUES ($1, '["a","b","c"]', 's', 'h')`,
       [userId],
     );
-    await pg.query(
+    await db.pg.query(
       `INSERT INTO auth.legacy_vault_keys (id, user_id, wrapped_vault_key, salt, kdf_params)
        VALUES ($1, $2, 'w', 's', '{}')`,
       [randomUUID(), userId],
     );
-    await pg.query(`DELETE FROM auth.users WHERE id = $1`, [userId]);
-    const left = await pg.query(
+    await db.pg.query(`DELETE FROM auth.users WHERE id = $1`, [userId]);
+    const left = await db.pg.query(
       `SELECT (SELECT count(*) FROM auth.security_questions WHERE user_id = $1)::int AS q,
               (SELECT count(*) FROM auth.legacy_vault_keys WHERE user_id = $1)::int AS k`,
       [userId],

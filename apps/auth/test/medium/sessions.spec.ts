@@ -19,7 +19,7 @@ import {
   signupBody,
   sleep,
   startAuthTestApp,
-  type AuthTestApp,
+  testAppPerFile,
 } from './support/auth-test-app';
 
 const GRACE_SECONDS = 1;
@@ -27,15 +27,9 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const sidOf = (token: string) => token.split('.')[0]!;
 
 describe(SessionService.name, () => {
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    t = await startAuthTestApp('sessions', { REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() =>
+    startAuthTestApp('sessions', { REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) }),
+  );
 
   interface Account {
     body: ReturnType<typeof signupBody>;

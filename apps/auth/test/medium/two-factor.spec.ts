@@ -11,14 +11,7 @@ import {
 } from '@vault/contracts';
 import { generate } from 'otplib';
 import { TwoFactorService } from '../../src/services/two-factor.service';
-import {
-  authOf,
-  context,
-  hex,
-  signupBody,
-  startAuthTestApp,
-  type AuthTestApp,
-} from './support/auth-test-app';
+import { authOf, context, hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 let ipCounter = 0;
 const freshIp = () => `203.0.113.${(ipCounter += 1) % 250}`;
@@ -36,15 +29,7 @@ async function midStep(): Promise<void> {
 }
 
 describe(TwoFactorService.name, () => {
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    t = await startAuthTestApp('twofactor');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startAuthTestApp('twofactor'));
 
   interface Account {
     body: SignupBody;

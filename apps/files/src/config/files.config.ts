@@ -1,13 +1,12 @@
 import {
-  commonEnvSchema,
-  databaseEnvSchema,
-  databaseFromEnv,
   envInt,
   DEFAULT_RPC_PORTS,
   loadConfig,
   maskConfig,
   readSecret,
-  type RpcTransportConfig,
+  rpcServiceConfig,
+  rpcServiceEnvSchema,
+  type RpcServiceConfig,
 } from '@vault/server-kit';
 import { STORAGE_TYPES, type StorageType } from '@vault/contracts';
 import { storageOptionsFromEnv, type StorageOptions } from '@vault/storage';
@@ -20,8 +19,7 @@ import { z } from 'zod';
  * come from `NAME_FILE`, and are masked in logs.
  */
 
-export const filesEnvSchema = commonEnvSchema.extend({
-  ...databaseEnvSchema.shape,
+export const filesEnvSchema = rpcServiceEnvSchema.extend({
   FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   FILES_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.files),
   /** The blob route (local disk, Cloudinary transfers) the gateway streams to. */
@@ -51,17 +49,10 @@ export interface StorageSettings extends StorageOptions {
   signingSecret: string;
 }
 
-export interface FilesConfig {
-  nodeEnv: FilesEnv['NODE_ENV'];
-  log: { level: string; pretty: boolean };
-  database: { url: string; poolSize: number };
-  redis: { url: string; prefix: string };
-  rpc: RpcTransportConfig;
+export interface FilesConfig extends RpcServiceConfig<FilesEnv> {
   http: { host: string; port: number };
-  health: { host: string; port?: number };
   storage: StorageSettings;
   cleanup: { intervalSeconds: number; abandonSeconds: number };
-  env: FilesEnv;
 }
 
 type Env = Record<string, string | undefined>;
@@ -97,24 +88,13 @@ export function toStorageSettings(env: Env): StorageSettings {
 
 export function toFilesConfig(env: FilesEnv, raw: Env): FilesConfig {
   return {
-    nodeEnv: env.NODE_ENV,
-    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: databaseFromEnv(env),
-    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
-    rpc: {
-      transport: env.RPC_TRANSPORT,
-      natsUrl: env.NATS_URL,
-      host: env.FILES_RPC_HOST,
-      port: env.FILES_RPC_PORT,
-    },
+    ...rpcServiceConfig(env, { host: env.FILES_RPC_HOST, port: env.FILES_RPC_PORT }),
     http: { host: env.FILES_HTTP_HOST, port: env.FILES_HTTP_PORT },
-    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
     storage: toStorageSettings(raw),
     cleanup: {
       intervalSeconds: env.FILES_CLEANUP_INTERVAL_SECONDS,
       abandonSeconds: env.FILES_UPLOAD_ABANDON_SECONDS,
     },
-    env,
   };
 }
 

@@ -10,12 +10,10 @@ import {
   type FileListResponse,
   type FileResponse,
   type PreviewResponse,
-  type RpcAuth,
   type StorageTypesResponse,
   type ThumbnailResponse,
 } from '@vault/contracts';
-import { readContext, readRpcBody } from '@vault/server-kit';
-import { CallerService } from '../services/caller.service';
+import { CallerService, readRpcBody } from '@vault/server-kit';
 import { FilesService } from '../services/files.service';
 
 /**
@@ -29,25 +27,21 @@ export class FilesHandler {
     private readonly files: FilesService,
   ) {}
 
-  private callerOf(payload: unknown): Promise<RpcAuth> {
-    return this.caller.assertAlive(readContext(payload).auth);
-  }
-
   @MessagePattern(FILES_PATTERNS.storageTypes)
   async storageTypes(@Payload() payload: unknown): Promise<StorageTypesResponse> {
-    await this.callerOf(payload);
+    await this.caller.of(payload);
     return this.files.storageTypes();
   }
 
   @MessagePattern(FILES_PATTERNS.createUpload)
   async createUpload(@Payload() payload: unknown): Promise<CreateUploadResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.createUpload(auth, readRpcBody(FILES_PATTERNS.createUpload, payload));
   }
 
   @MessagePattern(FILES_PATTERNS.createCloudinaryUpload)
   async createCloudinaryUpload(@Payload() payload: unknown): Promise<CloudinaryUploadUrlResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.createCloudinaryUpload(
       auth,
       readRpcBody(FILES_PATTERNS.createCloudinaryUpload, payload),
@@ -56,62 +50,62 @@ export class FilesHandler {
 
   @MessagePattern(FILES_PATTERNS.completeUpload)
   async completeUpload(@Payload() payload: unknown): Promise<FileResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     const body = readRpcBody(FILES_PATTERNS.completeUpload, payload);
     return this.files.completeUpload(auth, body.fileId, body.plaintextSha256);
   }
 
   @MessagePattern(FILES_PATTERNS.list)
   async list(@Payload() payload: unknown): Promise<FileListResponse> {
-    return this.files.list(await this.callerOf(payload));
+    return this.files.list(await this.caller.of(payload));
   }
 
   @MessagePattern(FILES_PATTERNS.listDeleted)
   async listDeleted(@Payload() payload: unknown): Promise<FileListResponse> {
-    return this.files.listDeleted(await this.callerOf(payload));
+    return this.files.listDeleted(await this.caller.of(payload));
   }
 
   @MessagePattern(FILES_PATTERNS.remove)
   async remove(@Payload() payload: unknown): Promise<null> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     await this.files.remove(auth, readRpcBody(FILES_PATTERNS.remove, payload).id);
     return null;
   }
 
   @MessagePattern(FILES_PATTERNS.restore)
   async restore(@Payload() payload: unknown): Promise<FileResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.restore(auth, readRpcBody(FILES_PATTERNS.restore, payload).id);
   }
 
   @MessagePattern(FILES_PATTERNS.purge)
   async purge(@Payload() payload: unknown): Promise<null> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     await this.files.purge(auth, readRpcBody(FILES_PATTERNS.purge, payload).id);
     return null;
   }
 
   @MessagePattern(FILES_PATTERNS.rewrapKey)
   async rewrapKey(@Payload() payload: unknown): Promise<null> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     await this.files.rewrapKey(auth, readRpcBody(FILES_PATTERNS.rewrapKey, payload));
     return null;
   }
 
   @MessagePattern(FILES_PATTERNS.emptyTrash)
   async emptyTrash(@Payload() payload: unknown): Promise<{ deleted: number }> {
-    return this.files.emptyTrash(await this.callerOf(payload));
+    return this.files.emptyTrash(await this.caller.of(payload));
   }
 
   @MessagePattern(FILES_PATTERNS.counts)
   async counts(@Payload() payload: unknown): Promise<FileCountsResponse> {
-    return this.files.counts(await this.callerOf(payload));
+    return this.files.counts(await this.caller.of(payload));
   }
 
   /** Download and preview URLs: the gateway has re-checked the caller's authKey with auth first. */
   @MessagePattern(FILES_PATTERNS.downloadUrl)
   async downloadUrl(@Payload() payload: unknown): Promise<DownloadUrlResponse | PreviewResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     const body = readRpcBody(FILES_PATTERNS.downloadUrl, payload);
     return body.purpose === 'preview'
       ? this.files.previewUrl(auth, body.id)
@@ -120,20 +114,20 @@ export class FilesHandler {
 
   @MessagePattern(FILES_PATTERNS.metadata)
   async metadata(@Payload() payload: unknown): Promise<FileEncryptionMetadata> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.metadata(auth, readRpcBody(FILES_PATTERNS.metadata, payload).id);
   }
 
   @MessagePattern(FILES_PATTERNS.thumbnail)
   async thumbnail(@Payload() payload: unknown): Promise<ThumbnailResponse> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.thumbnail(auth, readRpcBody(FILES_PATTERNS.thumbnail, payload).id);
   }
 
   /** Account deletion (auth calls it with the user's own context, after re-checking the password). */
   @MessagePattern(FILES_PATTERNS.purgeOwner)
   async purgeOwner(@Payload() payload: unknown): Promise<{ deleted: number }> {
-    const auth = await this.callerOf(payload);
+    const auth = await this.caller.of(payload);
     return this.files.purgeOwner(auth.userId);
   }
 }

@@ -12,20 +12,13 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BlobService } from '../../src/services/blob.service';
 import { FilesService } from '../../src/services/files.service';
-import { startFilesTestApp, uploadBody, type FilesTestApp, type TestUser } from './support/files-test-app';
+import { startFilesTestApp, testAppPerFile, uploadBody, type TestUser } from './support/files-test-app';
 
 /** The blob route taking an upload in ordered parts (`PUT` + `Content-Range`), local storage. */
 describe(`${BlobService.name} (upload in parts)`, () => {
-  let t: FilesTestApp;
+  const t = testAppPerFile(() => startFilesTestApp('parts'));
 
-  beforeAll(async () => {
-    t = await startFilesTestApp('parts');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const absolute = (url: string) => (url.startsWith('/') ? `${t.blobBase}${url}` : url);
+  const absolute = (url: string) => t.absolute(url);
 
   /** One part: `bytes` at `first`, of an object of `total` bytes (headers overridable). */
   const putPart = (

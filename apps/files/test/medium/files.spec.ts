@@ -14,8 +14,7 @@ import {
   type StorageTypesResponse,
   type ThumbnailResponse,
 } from '@vault/contracts';
-import { SCAN_RESULT_JOB, createQueueConnection, queuePrefix } from '@vault/server-kit';
-import { Queue } from 'bullmq';
+import { SCAN_RESULT_JOB } from '@vault/server-kit';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { FilesService } from '../../src/services/files.service';
@@ -23,47 +22,23 @@ import { StorageRepository } from '../../src/repositories/storage.repository';
 import {
   sealedValue,
   startFilesTestApp,
+  testAppPerFile,
   uploadBody,
-  type FilesTestApp,
   type TestUser,
 } from './support/files-test-app';
 
 describe(FilesService.name, () => {
-  let t: FilesTestApp;
-  let scans: Queue;
-  let results: Queue;
-  let connection: ReturnType<typeof createQueueConnection>;
+  const t = testAppPerFile(() => startFilesTestApp('svc'));
+  const scans = () => t.queue(SCAN_QUEUE);
+  const results = () => t.queue(SCAN_RESULT_QUEUE);
 
-  beforeAll(async () => {
-    t = await startFilesTestApp('svc');
-    connection = createQueueConnection(t.config.redis.url);
-    scans = new Queue(SCAN_QUEUE, { connection, prefix: queuePrefix(t.config.redis.prefix) });
-    results = new Queue(SCAN_RESULT_QUEUE, { connection, prefix: queuePrefix(t.config.redis.prefix) });
-  });
-
-  afterAll(async () => {
-    await scans?.close();
-    await results?.close();
-    connection?.disconnect();
-    await t?.close();
-  });
-
-  /** Absolute URL of an upload/download URL (the blob route's are relative to the API origin). */
-  const absolute = (url: string) => (url.startsWith('/') ? `${t.blobBase}${url}` : url);
-  const put = (url: string, bytes: Buffer) =>
-    fetch(absolute(url), {
-      method: 'PUT',
-      body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
-      headers: { 'content-type': 'application/octet-stream' },
-    });
+  const absolute = (url: string) => t.absolute(url);
+  const put = (url: string, bytes: Buffer) => t.put(url, bytes);
 
   /** upload-url → PUT the bytes → upload-complete. */
   async function upload(user: TestUser, storageType: StorageType, size = 70_000) {
     const body = uploadBody(size, storageType);
-    const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
-    const bytes = randomBytes(body.encryptedSize);
-    const res = await put(started.uploadUrl, bytes);
-    expect(res.status).toBeLessThan(300);
+    const { started, bytes } = await t.startUpload(user, body);
     const done = await user.call<FileResponse>(FILES_PATTERNS.completeUpload, { fileId: body.fileId });
     return { body, bytes, started, file: done.file };
   }
@@ -107,7 +82,7 @@ describe(FilesService.name, () => {
         body.fileId,
       ]);
       expect((await download(u, body.fileId)).equals(bytes)).toBe(true);
-      const job = await scans.getJob(body.fileId);
+      const job = await scans().getJob(body.fileId);
       expect(job?.data).toMatchObject({
         fileId: body.fileId,
         ownerId: u.auth.userId,
@@ -117,7 +92,7 @@ describe(FilesService.name, () => {
       // A repeated complete answers the same file and queues nothing more.
       const again = await u.call<FileResponse>(FILES_PATTERNS.completeUpload, { fileId: body.fileId });
       expect(again.file.id).toBe(body.fileId);
-      expect(await scans.getJobCounts()).toBeDefined();
+      expect(await scans().getJobCounts()).toBeDefined();
     },
   );
 
@@ -272,8 +247,8 @@ describe(FilesService.name, () => {
     const u = await t.user();
     const clean = await upload(u, 'local');
     const bad = await upload(u, 'local');
-    await results.add(SCAN_RESULT_JOB, { fileId: clean.body.fileId, result: 'clean', detail: 'checked' });
-    await results.add(SCAN_RESULT_JOB, {
+    await results().add(SCAN_RESULT_JOB, { fileId: clean.body.fileId, result: 'clean', detail: 'checked' });
+    await results().add(SCAN_RESULT_JOB, {
       fileId: bad.body.fileId,
       result: 'infected',
       detail: 'Vault.Test.EICAR.UNOFFICIAL',

@@ -1,44 +1,29 @@
 import {
   ErrorCode,
   FILES_PATTERNS,
-  type CreateUploadResponse,
   type FileEncryptionMetadata,
   type FileListResponse,
   type FileResponse,
 } from '@vault/contracts';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { FilesService } from '../../src/services/files.service';
 import {
   sealedValue,
   startFilesTestApp,
+  testAppPerFile,
   uploadBody,
-  type FilesTestApp,
   type TestUser,
 } from './support/files-test-app';
 
 const P = FILES_PATTERNS;
 
 describe(`${FilesService.name}: files.rewrap-key (legacy-key re-wrap after an access reset)`, () => {
-  let t: FilesTestApp;
-
-  beforeAll(async () => {
-    t = await startFilesTestApp('rewrap');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startFilesTestApp('rewrap'));
 
   /** upload-url → PUT the bytes on the blob route → (optionally) upload-complete. */
   async function upload(u: TestUser, complete = true) {
     const body = uploadBody(1_000, 'local');
-    const started = await u.call<CreateUploadResponse>(P.createUpload, body);
-    const res = await fetch(`${t.blobBase}${started.uploadUrl}`, {
-      method: 'PUT',
-      body: new Blob([randomBytes(body.encryptedSize) as Uint8Array<ArrayBuffer>]),
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    expect(res.status).toBeLessThan(300);
+    await t.startUpload(u, body);
     if (!complete) return { id: body.fileId, wrappedKey: body.wrappedKey };
     return (await u.call<FileResponse>(P.completeUpload, { fileId: body.fileId })).file;
   }

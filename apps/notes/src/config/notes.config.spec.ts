@@ -1,14 +1,8 @@
+import { configError } from '@vault/server-kit/testing';
 import { loadDatabaseConfig } from '@vault/server-kit';
 import { describeConfig, loadNotesConfig } from './notes.config';
 
-function errorOf(env: Record<string, string | undefined>): string {
-  try {
-    loadNotesConfig(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+const errorOf = (env: Record<string, string | undefined>): string => configError(loadNotesConfig, env);
 
 describe('notes configuration', () => {
   it('applies the documented defaults', () => {

@@ -1,12 +1,11 @@
 import {
-  commonEnvSchema,
-  databaseEnvSchema,
-  databaseFromEnv,
   envInt,
   DEFAULT_RPC_PORTS,
   loadConfig,
   maskConfig,
-  type RpcTransportConfig,
+  rpcServiceConfig,
+  rpcServiceEnvSchema,
+  type RpcServiceConfig,
 } from '@vault/server-kit';
 import { z } from 'zod';
 
@@ -17,43 +16,19 @@ import { z } from 'zod';
  * password is the only sensitive value, and it is masked in logs.
  */
 
-export const notesEnvSchema = commonEnvSchema.extend({
-  ...databaseEnvSchema.shape,
+export const notesEnvSchema = rpcServiceEnvSchema.extend({
   NOTES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   NOTES_RPC_PORT: envInt(1, 65535).default(DEFAULT_RPC_PORTS.notes),
 });
 export type NotesEnv = z.output<typeof notesEnvSchema>;
 
-export interface NotesConfig {
-  nodeEnv: NotesEnv['NODE_ENV'];
-  log: { level: string; pretty: boolean };
-  database: { url: string; poolSize: number };
-  /** Redis holds auth's sessions, which the service re-checks on every call. */
-  redis: { url: string; prefix: string };
-  rpc: RpcTransportConfig;
-  /** Optional HTTP probe listener (Kubernetes with NATS has no TCP port to probe). */
-  health: { host: string; port?: number };
-  /** The validated variables, for the masked boot log. */
-  env: NotesEnv;
-}
+/** Nothing of its own: Redis holds auth's sessions, which the service re-checks on every call. */
+export type NotesConfig = RpcServiceConfig<NotesEnv>;
 
 type Env = Record<string, string | undefined>;
 
 export function toNotesConfig(env: NotesEnv): NotesConfig {
-  return {
-    nodeEnv: env.NODE_ENV,
-    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    database: databaseFromEnv(env),
-    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
-    rpc: {
-      transport: env.RPC_TRANSPORT,
-      natsUrl: env.NATS_URL,
-      host: env.NOTES_RPC_HOST,
-      port: env.NOTES_RPC_PORT,
-    },
-    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
-    env,
-  };
+  return rpcServiceConfig(env, { host: env.NOTES_RPC_HOST, port: env.NOTES_RPC_PORT });
 }
 
 /** Reads and validates the environment once; throws `Invalid configuration: ...` listing every problem. */

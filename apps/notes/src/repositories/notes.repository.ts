@@ -265,22 +265,27 @@ export class NotesRepository {
 
   /** Deletes one note of the trash for good; false when there is no such note in the trash. */
   async purge(ownerId: string, id: string): Promise<boolean> {
-    const result = await this.notes
-      .createQueryBuilder()
-      .delete()
-      .from(NoteEntity)
-      .where('id = :id AND owner_id = :ownerId AND is_deleted = true', { id, ownerId })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return (
+      (await this.deleteWhere('id = :id AND owner_id = :ownerId AND is_deleted = true', { id, ownerId })) > 0
+    );
   }
 
   /** Deletes every note of the owner's trash for good; how many. */
-  async purgeAllDeleted(ownerId: string): Promise<number> {
+  purgeAllDeleted(ownerId: string): Promise<number> {
+    return this.deleteWhere('owner_id = :ownerId AND is_deleted = true', { ownerId });
+  }
+
+  /** Account deletion: every note of the user, active or in the trash; 0 on a replay (idempotent). */
+  deleteAllOwned(ownerId: string): Promise<number> {
+    return this.deleteWhere('owner_id = :ownerId', { ownerId });
+  }
+
+  private async deleteWhere(where: string, params: Record<string, string>): Promise<number> {
     const result = await this.notes
       .createQueryBuilder()
       .delete()
       .from(NoteEntity)
-      .where('owner_id = :ownerId AND is_deleted = true', { ownerId })
+      .where(where, params)
       .execute();
     return result.affected ?? 0;
   }

@@ -4,33 +4,13 @@ import {
   NOTES_PATTERNS as P,
   type NoteResponse,
 } from '@vault/contracts';
-import { createQueueConnection, queuePrefix } from '@vault/server-kit';
-import { Queue, type Job } from 'bullmq';
-import { AccountPurgeConsumer } from '../../src/handlers/account-purge.consumer';
-import {
-  noteBody,
-  sleep,
-  startNotesTestApp,
-  type NotesTestApp,
-  type TestUser,
-} from './support/notes-test-app';
+import { AccountPurgeConsumer } from '@vault/server-kit';
+import { runQueuedJob } from '@vault/server-kit/testing';
+import type { Job } from 'bullmq';
+import { noteBody, startNotesTestApp, testAppPerFile, type TestUser } from './support/notes-test-app';
 
 describe(AccountPurgeConsumer.name, () => {
-  let t: NotesTestApp;
-  let queue: Queue;
-  let connection: ReturnType<typeof createQueueConnection>;
-
-  beforeAll(async () => {
-    t = await startNotesTestApp('purge');
-    connection = createQueueConnection(t.config.redis.url);
-    queue = new Queue(ACCOUNT_PURGE_QUEUES.notes, { connection, prefix: queuePrefix(t.config.redis.prefix) });
-  });
-
-  afterAll(async () => {
-    await queue?.close();
-    connection?.disconnect();
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startNotesTestApp('purge'));
 
   const notesOf = async (userId: string): Promise<number> =>
     Number(
@@ -48,16 +28,8 @@ describe(AccountPurgeConsumer.name, () => {
   }
 
   /** Queues a job the way auth does and waits until the consumer has finished it. */
-  async function runJob(data: unknown, jobId: string): Promise<Job> {
-    await queue.add(ACCOUNT_PURGE_JOB, data, { jobId, attempts: 3 });
-    for (let i = 0; i < 200; i += 1) {
-      const job = await queue.getJob(jobId);
-      const state = await job?.getState();
-      if (state === 'completed' || state === 'failed') return job!;
-      await sleep(50);
-    }
-    throw new Error(`job ${jobId} did not finish`);
-  }
+  const runJob = (data: unknown, jobId: string): Promise<Job> =>
+    runQueuedJob(t.queue(ACCOUNT_PURGE_QUEUES.notes), ACCOUNT_PURGE_JOB, data, { jobId, attempts: 3 });
 
   it('deletes every note of the user, active and trashed, and nobody else’s', async () => {
     const victim = await withNotes(3, 1);

@@ -1,7 +1,6 @@
 import { loadDatabaseConfig, dataSourceOptions, revertLastMigration, runMigrations } from '@vault/server-kit';
-import { createTestDatabase, type TestDatabase } from '@vault/server-kit/testing';
+import { testDatabasePerFile } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { CreateNotesSchema1795400000000 } from '../../src/migrations/1795400000000-create-notes-schema';
 import { notesDatabaseConfig } from '../../src/repositories/connections';
@@ -18,26 +17,9 @@ function nodes(plan: PlanNode): PlanNode[] {
 }
 
 describe(CreateNotesSchema1795400000000.name, () => {
-  let db: TestDatabase;
-  let pg: Client;
+  const db = testDatabasePerFile('notesmigrations');
 
-  const tables = async (): Promise<string[]> => {
-    const res = await pg.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'notes' ORDER BY table_name`,
-    );
-    return res.rows.map((r) => r.table_name);
-  };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('notesmigrations');
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-  });
-
-  afterAll(async () => {
-    await pg.end();
-    await db.drop();
-  });
+  const tables = () => db.tables('notes');
 
   const cfg = () => notesDatabaseConfig(loadDatabaseConfig({ DATABASE_URL: db.url }));
 
@@ -54,7 +36,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
   });
 
   it('creates the documented columns, defaults and indexes', async () => {
-    const cols = await pg.query<{
+    const cols = await db.pg.query<{
       column_name: string;
       data_type: string;
       is_nullable: string;
@@ -90,7 +72,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
     expect(byName.stored_order).toMatchObject({ data_type: 'bigint', is_nullable: 'NO' });
     expect(byName.stored_order?.column_default).toMatch(/now\(\)/);
 
-    const idx = await pg.query<{ indexname: string; indexdef: string }>(
+    const idx = await db.pg.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'notes' AND tablename = 'notes'`,
     );
     const defs = Object.fromEntries(idx.rows.map((r) => [r.indexname, r.indexdef]));
@@ -102,7 +84,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
 
   it('refuses a deleted flag without a deletion time, and tags that are not a list', async () => {
     const insert = (isDeleted: boolean, deletedAt: Date | null, tags = '[]') =>
-      pg.query(
+      db.pg.query(
         `INSERT INTO notes.notes (id, owner_id, title, content, tags, wrapped_dek, is_deleted, deleted_at, body_hash)
          VALUES ($1, $2, 'a:b', 'a:b', $3, 'k:i', $4, $5, 'h')`,
         [randomUUID(), randomUUID(), tags, isDeleted, deletedAt],
@@ -121,7 +103,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
     beforeAll(async () => {
       // 60 users with 80 notes each, and the one we ask about with 1000; a quarter of them in the trash.
       const insert = (owners: string, perOwner: number, params: unknown[] = []) =>
-        pg.query(
+        db.pg.query(
           `INSERT INTO notes.notes (id, owner_id, title, content, tags, wrapped_dek, is_deleted, deleted_at,
                                     created_at, updated_at, body_hash)
            SELECT gen_random_uuid(), o.owner, 'aa:' || repeat('0', 24), repeat('b', 300) || ':' || repeat('0', 24),
@@ -132,7 +114,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
         );
       await insert('SELECT gen_random_uuid() AS owner FROM generate_series(1, 60)', 80);
       await insert('SELECT $1::uuid AS owner', 1000, [owner]);
-      await pg.query('ANALYZE notes.notes');
+      await db.pg.query('ANALYZE notes.notes');
       ds = new DataSource(dataSourceOptions({ ...cfg(), poolSize: 2 }));
       await ds.initialize();
       repo = new NotesRepository(ds);
@@ -143,7 +125,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
     });
 
     async function plan(sql: string, params: unknown[]): Promise<PlanNode[]> {
-      const res = await pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      const res = await db.pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `EXPLAIN (FORMAT JSON) ${sql}`,
         params,
       );
@@ -151,7 +133,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
     }
 
     it('holds a few thousand rows', async () => {
-      const res = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
+      const res = await db.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
       expect(res.rows[0]!.n).toBeGreaterThan(4000);
     });
 
@@ -174,21 +156,17 @@ describe(CreateNotesSchema1795400000000.name, () => {
       },
     );
 
-    it('reads the whole list of one user through notes_owner_list_idx, never by scanning the table', async () => {
-      const [sql, params] = repo.listQuery(owner).getQueryAndParameters();
+    it.each([
+      {
+        reads: 'the whole list of one user',
+        index: 'notes_owner_list_idx',
+        query: () => repo.listQuery(owner),
+      },
+      { reads: 'the trash', index: 'notes_owner_trash_idx', query: () => repo.trashQuery(owner) },
+    ])('reads $reads through $index, never by scanning the table', async ({ index, query }) => {
+      const [sql, params] = query().getQueryAndParameters();
       const planNodes = await plan(sql, params);
-      expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
-        'notes_owner_list_idx',
-      ]);
-      expect(planNodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
-    });
-
-    it('reads the trash through notes_owner_trash_idx, never by scanning the table', async () => {
-      const [sql, params] = repo.trashQuery(owner).getQueryAndParameters();
-      const planNodes = await plan(sql, params);
-      expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
-        'notes_owner_trash_idx',
-      ]);
+      expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([index]);
       expect(planNodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
     });
 
@@ -201,20 +179,20 @@ describe(CreateNotesSchema1795400000000.name, () => {
 
   it('takes stored_order away on down, giving the list its index on (updated_at, id) back', async () => {
     await revertLastMigration(cfg());
-    const cols = await pg.query<{ column_name: string }>(
+    const cols = await db.pg.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'notes' AND table_name = 'notes'`,
     );
     expect(cols.rows.map((c) => c.column_name)).not.toContain('stored_order');
-    const idx = await pg.query<{ indexdef: string }>(
+    const idx = await db.pg.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = 'notes' AND indexname = 'notes_owner_list_idx'`,
     );
     expect(idx.rows[0]?.indexdef).toContain('(owner_id, is_deleted, updated_at DESC, id DESC)');
   });
 
   it('gives the notes already there stored_order 0 when it comes up again (their order stays by id)', async () => {
-    const before = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
+    const before = await db.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
     expect(await runMigrations(cfg())).toEqual(['NoteListOrder1795600000000']);
-    const res = await pg.query<{ n: number; zero: number }>(
+    const res = await db.pg.query<{ n: number; zero: number }>(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE stored_order = 0)::int AS zero FROM notes.notes`,
     );
     expect(res.rows[0]).toEqual({ n: before.rows[0]!.n, zero: before.rows[0]!.n });

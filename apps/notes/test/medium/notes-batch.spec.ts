@@ -20,7 +20,7 @@ import {
   sealedValue,
   sleep,
   startNotesTestApp,
-  type NotesTestApp,
+  testAppPerFile,
   type TestUser,
 } from './support/notes-test-app';
 
@@ -34,10 +34,9 @@ function noteOfSize(total: number): CreateNoteBody {
 }
 
 describe(`${NotesService.name} batch create`, () => {
-  let t: NotesTestApp;
+  const t = testAppPerFile(() => startNotesTestApp('batch'));
 
   beforeAll(async () => {
-    t = await startNotesTestApp('batch');
     // Counts INSERT statements on the table (not rows), so a test can tell one INSERT per batch
     // from one per note. Only in this test's own database.
     await t.pg.query(`
@@ -48,10 +47,6 @@ describe(`${NotesService.name} batch create`, () => {
       CREATE TRIGGER count_insert_statements AFTER INSERT ON notes.notes
         FOR EACH STATEMENT EXECUTE FUNCTION public.count_insert_statement();
     `);
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   const batch = (u: TestUser, notes: CreateNoteBatchItem[]) =>

@@ -18,7 +18,7 @@ import {
   sealedValue,
   sleep,
   startNotesTestApp,
-  type NotesTestApp,
+  testAppPerFile,
   type TestUser,
 } from './support/notes-test-app';
 
@@ -26,15 +26,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const P = NOTES_PATTERNS;
 
 describe(NotesService.name, () => {
-  let t: NotesTestApp;
-
-  beforeAll(async () => {
-    t = await startNotesTestApp('crud');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startNotesTestApp('crud'));
 
   const create = (u: TestUser, body = noteBody()) => u.call<NoteResponse>(P.create, body);
   const list = (u: TestUser, query: object = {}) => u.call<NoteListResponse>(P.list, query);

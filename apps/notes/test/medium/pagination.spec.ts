@@ -7,20 +7,12 @@ import {
 } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { encodeCursor } from '../../src/services/note-cursor';
-import { noteBody, startNotesTestApp, type NotesTestApp, type TestUser } from './support/notes-test-app';
+import { noteBody, startNotesTestApp, testAppPerFile, type TestUser } from './support/notes-test-app';
 
 const P = NOTES_PATTERNS;
 
 describe('notes list pagination (keyset on updatedAt, stored order, id)', () => {
-  let t: NotesTestApp;
-
-  beforeAll(async () => {
-    t = await startNotesTestApp('pages');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startNotesTestApp('pages'));
 
   const list = (u: TestUser, query: object) => u.call<NoteListResponse>(P.list, query);
 

@@ -13,23 +13,15 @@ import {
   sealedValue,
   sleep,
   startNotesTestApp,
+  testAppPerFile,
   wrappedKey,
-  type NotesTestApp,
   type TestUser,
 } from './support/notes-test-app';
 
 const P = NOTES_PATTERNS;
 
 describe(`${NotesService.name}: notes.rewrap-key (legacy-key re-wrap after an access reset)`, () => {
-  let t: NotesTestApp;
-
-  beforeAll(async () => {
-    t = await startNotesTestApp('rewrap');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppPerFile(() => startNotesTestApp('rewrap'));
 
   const create = async (u: TestUser) => (await u.call<NoteResponse>(P.create, noteBody())).note;
   const active = async (u: TestUser) => (await u.call<NoteListResponse>(P.list, {})).notes;

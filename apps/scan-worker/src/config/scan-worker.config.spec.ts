@@ -1,17 +1,11 @@
+import { configError } from '@vault/server-kit/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { queuePrefix } from '@vault/server-kit';
 import { STORAGE_ENV } from '../testing/storage-env';
 import { describeConfig, loadScanWorkerConfig, REPO_ROOT } from './scan-worker.config';
 
-function errorOf(env: Record<string, string | undefined>): string {
-  try {
-    loadScanWorkerConfig(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+const errorOf = (env: Record<string, string | undefined>): string => configError(loadScanWorkerConfig, env);
 
 describe('scan worker configuration', () => {
   it('applies the documented defaults', () => {

@@ -72,24 +72,23 @@ describe(FileScanner.name, () => {
     expect(clamd.streams[0]?.bytes).toBe(116);
   });
 
-  it('answers infected with the signature clamd found', async () => {
-    clamd.behaviour.answer = () => 'stream: Vault.Test.EICAR.UNOFFICIAL FOUND';
-    const outcome = await scanner(fakeReader({ 'owner/file': stored })).scan(job());
-    expect(outcome).toEqual({
-      kind: 'verdict',
+  it.each([
+    {
+      verdict: 'infected with the signature clamd found',
+      answer: 'stream: Vault.Test.EICAR.UNOFFICIAL FOUND',
       result: 'infected',
       detail: 'ClamAV found Vault.Test.EICAR.UNOFFICIAL in the stored bytes.',
-    });
-  });
-
-  it('answers error when clamd cannot scan the bytes', async () => {
-    clamd.behaviour.answer = () => 'INSTREAM size limit exceeded. ERROR';
-    const outcome = await scanner(fakeReader({ 'owner/file': stored })).scan(job());
-    expect(outcome).toEqual({
-      kind: 'verdict',
+    },
+    {
+      verdict: 'error when clamd cannot scan the bytes',
+      answer: 'INSTREAM size limit exceeded. ERROR',
       result: 'error',
       detail: 'ClamAV could not scan the stored bytes: INSTREAM size limit exceeded.',
-    });
+    },
+  ])('answers $verdict', async ({ answer, result, detail }) => {
+    clamd.behaviour.answer = () => answer;
+    const outcome = await scanner(fakeReader({ 'owner/file': stored })).scan(job());
+    expect(outcome).toEqual({ kind: 'verdict', result, detail });
   });
 
   it('answers error for declared sizes that break the framing, without reading the object', async () => {

@@ -1,1 +1,3 @@
 export * from './run-service';
+export * from './rpc-service';
+export * from './account-purge.consumer';

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RpcTransportConfig } from '../rpc/rpc-options';
 import { z } from 'zod';
 
 /** Environment values shared by every service. */
@@ -60,4 +61,37 @@ export function databaseFromEnv(parsed: z.output<typeof databaseEnvSchema>): {
   poolSize: number;
 } {
   return { url: parsed.DATABASE_URL, poolSize: parsed.DB_POOL_SIZE };
+}
+
+/** The environment of every RPC service (auth, notes, files) before its own variables. */
+export const rpcServiceEnvSchema = commonEnvSchema.extend(databaseEnvSchema.shape);
+export type RpcServiceEnv = z.output<typeof rpcServiceEnvSchema>;
+
+/** What every RPC service's configuration holds; its own settings come on top. */
+export interface RpcServiceConfig<E extends RpcServiceEnv> {
+  nodeEnv: E['NODE_ENV'];
+  log: { level: string; pretty: boolean };
+  database: { url: string; poolSize: number };
+  redis: { url: string; prefix: string };
+  rpc: RpcTransportConfig;
+  /** Optional HTTP probe listener (Kubernetes with NATS has no TCP port to probe). */
+  health: { host: string; port?: number };
+  /** The validated variables, for the masked boot log. */
+  env: E;
+}
+
+/** The shared part of an RPC service's configuration: its environment and its listener's host and port. */
+export function rpcServiceConfig<E extends RpcServiceEnv>(
+  env: E,
+  listener: { host: string; port: number },
+): RpcServiceConfig<E> {
+  return {
+    nodeEnv: env.NODE_ENV,
+    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
+    database: databaseFromEnv(env),
+    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
+    rpc: { transport: env.RPC_TRANSPORT, natsUrl: env.NATS_URL, ...listener },
+    health: { host: env.HEALTH_HOST, port: env.HEALTH_PORT },
+    env,
+  };
 }

@@ -73,14 +73,11 @@ export async function connectRedis(redis: { url: string; prefix: string }, timeo
   }
 }
 
-/**
- * Closes a service's pool and Redis client on SIGTERM/SIGINT (enableShutdownHooks). Services
- * extend it to inject their own Redis token.
- */
-export abstract class ConnectionsLifecycleBase implements OnApplicationShutdown {
+/** Closes a service's pool and Redis client on SIGTERM/SIGINT (enableShutdownHooks). */
+export class ConnectionsLifecycle implements OnApplicationShutdown {
   private readonly logger = new Logger('ConnectionsLifecycle');
 
-  protected constructor(
+  constructor(
     private readonly dataSource: DataSource,
     private readonly redis: Redis,
   ) {}

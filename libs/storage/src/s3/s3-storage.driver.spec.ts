@@ -7,48 +7,43 @@ async function downloadUrl(options: Omit<S3StorageOptions, keyof typeof credenti
   return new URL((await driver.createDownloadUrl('owner/file', { expiresInSeconds: 300 })).url);
 }
 
+const minioDriver = () =>
+  new S3StorageDriver({ ...credentials, endpoint: 'http://x:9000', region: 'us-east-1', pathStyle: true });
+
 /** Presigning is offline (the region is configured), so these need no server. */
 describe(S3StorageDriver.name, () => {
-  it('MinIO: path-style URL on the public endpoint, region us-east-1', async () => {
-    const url = await downloadUrl({
-      endpoint: 'http://minio:9000',
-      publicEndpoint: 'http://localhost:9000',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
-    expect(`${url.origin}${url.pathname}`).toBe('http://localhost:9000/vault/owner/file');
-    expect(url.searchParams.get('X-Amz-Credential')).toMatch(
-      /^AKIDEXAMPLE\/\d{8}\/us-east-1\/s3\/aws4_request$/,
-    );
-  });
-
-  it('AWS S3: virtual-hosted URL on the regional endpoint', async () => {
-    const url = await downloadUrl({
-      endpoint: 'https://s3.amazonaws.com',
-      region: 'eu-central-1',
-      pathStyle: false,
-    });
-    expect(`${url.origin}${url.pathname}`).toBe('https://vault.s3.eu-central-1.amazonaws.com/owner/file');
-    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/\/eu-central-1\/s3\/aws4_request$/);
-  });
-
-  it('Cloudflare R2: account endpoint, path-style, region auto', async () => {
-    const url = await downloadUrl({
-      endpoint: 'https://0123abcd.r2.cloudflarestorage.com',
-      region: 'auto',
-      pathStyle: true,
-    });
-    expect(`${url.origin}${url.pathname}`).toBe('https://0123abcd.r2.cloudflarestorage.com/vault/owner/file');
-    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/\/auto\/s3\/aws4_request$/);
+  it.each([
+    {
+      provider: 'MinIO: path-style URL on the public endpoint, region us-east-1',
+      options: {
+        endpoint: 'http://minio:9000',
+        publicEndpoint: 'http://localhost:9000',
+        region: 'us-east-1',
+        pathStyle: true,
+      },
+      base: 'http://localhost:9000/vault/owner/file',
+      credential: /^AKIDEXAMPLE\/\d{8}\/us-east-1\/s3\/aws4_request$/,
+    },
+    {
+      provider: 'AWS S3: virtual-hosted URL on the regional endpoint',
+      options: { endpoint: 'https://s3.amazonaws.com', region: 'eu-central-1', pathStyle: false },
+      base: 'https://vault.s3.eu-central-1.amazonaws.com/owner/file',
+      credential: /\/eu-central-1\/s3\/aws4_request$/,
+    },
+    {
+      provider: 'Cloudflare R2: account endpoint, path-style, region auto',
+      options: { endpoint: 'https://0123abcd.r2.cloudflarestorage.com', region: 'auto', pathStyle: true },
+      base: 'https://0123abcd.r2.cloudflarestorage.com/vault/owner/file',
+      credential: /\/auto\/s3\/aws4_request$/,
+    },
+  ])('$provider', async ({ options, base, credential }) => {
+    const url = await downloadUrl(options);
+    expect(`${url.origin}${url.pathname}`).toBe(base);
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(credential);
   });
 
   it('expiresAt is exactly the signed date plus the lifetime', async () => {
-    const driver = new S3StorageDriver({
-      ...credentials,
-      endpoint: 'http://x:9000',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const driver = minioDriver();
     const signed = await driver.createUploadUrl('owner/file', { contentLength: 1, expiresInSeconds: 60 });
     const url = new URL(signed.url);
     const date = url.searchParams.get('X-Amz-Date') as string;
@@ -76,12 +71,7 @@ describe(S3StorageDriver.name, () => {
   });
 
   it('refuses lifetimes beyond what SigV4 allows (7 days)', async () => {
-    const driver = new S3StorageDriver({
-      ...credentials,
-      endpoint: 'http://x:9000',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const driver = minioDriver();
     await expect(
       driver.createDownloadUrl('owner/file', { expiresInSeconds: 8 * 86_400 }),
     ).rejects.toMatchObject({

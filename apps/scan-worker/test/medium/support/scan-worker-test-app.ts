@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { INestApplicationContext } from '@nestjs/common';
 import {
   FILE_CHUNK_SIZE,
@@ -14,10 +13,9 @@ import {
   type ScanFileResult,
 } from '@vault/contracts';
 import { PinoNestLogger, SCAN_FILE_JOB } from '@vault/server-kit';
-import { createTestRedis, type TestRedis } from '@vault/server-kit/testing';
+import { captureLogs, createTestRedis, type TestRedis } from '@vault/server-kit/testing';
 import { Queue, type Job } from 'bullmq';
 import Redis from 'ioredis';
-import pino from 'pino';
 import type { ScanWorkerOverrides } from '../../../src/app.module';
 import { startScanWorker } from '../../../src/bootstrap';
 import { loadScanWorkerConfig, type ScanWorkerConfig } from '../../../src/config/scan-worker.config';
@@ -80,14 +78,7 @@ export async function startScanWorkerTestApp(
     ...opts.env,
   });
 
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  const logger = pino({ level: 'debug', base: { service: 'scan-worker' } }, sink);
+  const { logs, logger } = captureLogs('scan-worker');
   const app: INestApplicationContext = await startScanWorker(
     config,
     new PinoNestLogger(logger),
