@@ -11,12 +11,21 @@ export function fakeVaultKey(label = 'vault-key'): CryptoKey {
   } as unknown as CryptoKey;
 }
 
-const hex = (s: string) =>
+/** A fake derived value: the hex of `s`'s UTF-8 bytes, cut or padded to 64 characters. */
+export const fakeHex = (s: string) =>
   Array.from(new TextEncoder().encode(s))
     .map((b) => b.toString(16).padStart(2, '0'))
     .join('')
     .padEnd(64, '0')
     .slice(0, 64);
+
+/** What the real crypto throws when a wrong password fails to open a vault key. */
+export function wrongPasswordError(): CryptoOperationError {
+  return new CryptoOperationError(
+    'DECRYPT_FAILED',
+    "AES-GCM authentication failed (open 'vault:v1:vault-key')",
+  );
+}
 
 /**
  * The crypto service without the cost of Argon2id: the authKey is a hex encoding of the password,
@@ -30,7 +39,7 @@ export class FakeCryptoService implements CryptoService {
   private next = 1;
 
   authKeyFor(password: string): string {
-    return hex(password);
+    return fakeHex(password);
   }
 
   async prepareLogin(password: string): Promise<{ authKey: string; handle: string }> {
@@ -60,12 +69,7 @@ export class FakeCryptoService implements CryptoService {
 
   async unlockVault(password: string): Promise<CryptoKey> {
     this.calls.push('unlockVault');
-    if (password !== this.correctPassword) {
-      throw new CryptoOperationError(
-        'DECRYPT_FAILED',
-        "AES-GCM authentication failed (open 'vault:v1:vault-key')",
-      );
-    }
+    if (password !== this.correctPassword) throw wrongPasswordError();
     return this.vaultKey;
   }
 }

@@ -1,25 +1,17 @@
 import { compactRecoveryKey } from '../features/recovery/utils/recovery-key-text';
-import {
-  CryptoOperationError,
-  type LegacyItemKey,
-  type LegacyRewrapResult,
-  type NewAccountMaterial,
-  type NewAccountWithRecovery,
-  type PreparedRecoveryKey,
-  type RecoveryCryptoService,
-  type VaultMaterial,
+import type {
+  LegacyItemKey,
+  LegacyRewrapResult,
+  NewAccountMaterial,
+  NewAccountWithRecovery,
+  PreparedRecoveryKey,
+  RecoveryCryptoService,
+  VaultMaterial,
 } from '../workers/crypto-service';
-import { fakeVaultKey, type FakeCryptoService } from './fake-crypto';
+import { fakeHex, fakeVaultKey, wrongPasswordError, type FakeCryptoService } from './fake-crypto';
 
 /** The recovery key the fake "generates" (52 base32 characters in groups of 4). */
 export const FAKE_RECOVERY_KEY = 'ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567-ABCD-EFGH-IJKL-MNOP-QRST';
-
-const hex = (s: string) =>
-  Array.from(new TextEncoder().encode(s))
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
-    .padEnd(64, '0')
-    .slice(0, 64);
 
 export type FakeRecoveryCrypto = FakeCryptoService &
   RecoveryCryptoService & {
@@ -48,8 +40,8 @@ export function withRecoveryCrypto(fake: FakeCryptoService): FakeRecoveryCrypto 
   Object.assign(f, {
     newVaultKey: fakeVaultKey('new-vault-key'),
     oldPassword: 'Old-password-1',
-    recoveryAuthFor: (text: string) => hex(`rk:${compactRecoveryKey(text)}`),
-    answersAuthFor: (answers: string[]) => hex(`answers:${answers.join('|')}`),
+    recoveryAuthFor: (text: string) => fakeHex(`rk:${compactRecoveryKey(text)}`),
+    answersAuthFor: (answers: string[]) => fakeHex(`answers:${answers.join('|')}`),
     async createAccountWithRecovery(password: string): Promise<NewAccountWithRecovery> {
       fake.calls.push('createAccountWithRecovery');
       return {
@@ -83,12 +75,7 @@ export function withRecoveryCrypto(fake: FakeCryptoService): FakeRecoveryCrypto 
       items: LegacyItemKey[],
     ): Promise<LegacyRewrapResult> {
       fake.calls.push(`rewrapLegacyItems:${legacy.wrappedVaultKey}`);
-      if (password !== f.oldPassword) {
-        throw new CryptoOperationError(
-          'DECRYPT_FAILED',
-          "AES-GCM authentication failed (open 'vault:v1:vault-key')",
-        );
-      }
+      if (password !== f.oldPassword) throw wrongPasswordError();
       const rewrapped = items
         .filter((i) => i.wrappedKey.startsWith('old'))
         .map((i) => ({ ...i, wrappedKey: `new${i.wrappedKey.slice(3)}` }));

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { AAD, DEFAULT_KDF_PARAMS, isVaultCryptoError, open } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
-import { handleCryptoRequest } from './crypto-dispatch';
+import { channelClient } from '../testing/channel-worker';
 import { CryptoOps } from './crypto-ops';
 import { isWrongPassword } from './crypto-service';
 
@@ -65,17 +65,15 @@ describe('CryptoOps (real @vault/crypto)', () => {
     expect(AAD.vaultKey).toBe('vault:v1:vault-key');
   });
 
-  it('the worker dispatch turns failures into {code, message}', async () => {
+  it('failures cross the worker boundary with their code', async () => {
     const ops = new CryptoOps({ kdfParams: FLOOR });
     const account = await ops.createAccount('Correct-horse-1');
-    const answer = await handleCryptoRequest(ops, {
-      id: 7,
-      op: 'unlockVault',
-      password: 'nope',
-      material: account,
+    const rpc = channelClient(ops);
+    await expect(rpc.call('unlockVault', 'nope', account)).rejects.toMatchObject({
+      name: 'CryptoOperationError',
+      code: 'DECRYPT_FAILED',
     });
-    expect(answer).toMatchObject({ id: 7, ok: false, error: { code: 'DECRYPT_FAILED' } });
-    const ok = await handleCryptoRequest(ops, { id: 8, op: 'discard', handle: 'x' });
-    expect(ok).toEqual({ id: 8, ok: true, result: null });
+    await expect(rpc.call('discard', 'x')).resolves.toBeUndefined();
+    rpc.terminate();
   });
 });

@@ -97,16 +97,9 @@ export class CryptoOps implements CryptoService, AccountCryptoService, RecoveryC
   }
 
   async createAccount(password: string): Promise<NewAccountMaterial> {
-    const created = await createAccount(password, {
-      kdfParams: this.options.kdfParams ?? DEFAULT_KDF_PARAMS,
-    });
-    return {
-      salt: created.salt,
-      kdfParams: created.kdfParams,
-      authKey: created.authKey,
-      wrappedVaultKey: created.wrappedVaultKey,
-      vaultKey: created.vaultKey,
-    };
+    return accountMaterial(
+      await createAccount(password, { kdfParams: this.options.kdfParams ?? DEFAULT_KDF_PARAMS }),
+    );
   }
 
   async unlockVault(password: string, material: VaultMaterial): Promise<CryptoKey> {
@@ -186,14 +179,7 @@ export class CryptoOps implements CryptoService, AccountCryptoService, RecoveryC
       recoveryKeyText: kit.recoveryKeyText,
     };
     kit.recoveryKey.fill(0);
-    return {
-      salt: created.salt,
-      kdfParams: created.kdfParams,
-      authKey: created.authKey,
-      wrappedVaultKey: created.wrappedVaultKey,
-      vaultKey: created.vaultKey,
-      recovery,
-    };
+    return { ...accountMaterial(created), recovery };
   }
 
   async deriveRecoveryAnswersAuth(
@@ -268,6 +254,17 @@ export class CryptoOps implements CryptoService, AccountCryptoService, RecoveryC
     }
     return { rewrapped, skipped };
   }
+}
+
+/** Only the sign-up material of what createAccount made (the raw recovery key stays behind). */
+function accountMaterial(created: NewAccountMaterial): NewAccountMaterial {
+  return {
+    salt: created.salt,
+    kdfParams: created.kdfParams,
+    authKey: created.authKey,
+    wrappedVaultKey: created.wrappedVaultKey,
+    vaultKey: created.vaultKey,
+  };
 }
 
 /** Whether an item key opens under `vaultKey` (its AAD binds it to the item's id and kind). */

@@ -12,7 +12,7 @@ import {
   unlockVault,
 } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
-import { handleCryptoRequest } from './crypto-dispatch';
+import { channelClient } from '../testing/channel-worker';
 import { CryptoOps } from './crypto-ops';
 import { isRecoveryCryptoService, isWrongPassword } from './crypto-service';
 
@@ -135,18 +135,11 @@ describe('CryptoOps recovery operations (real @vault/crypto)', () => {
     expect(same).toEqual({ rewrapped: [], skipped: [fileId] });
   });
 
-  it('the worker dispatch runs the recovery operations', async () => {
-    const ops = new CryptoOps({ kdfParams: FLOOR });
-    const answer = await handleCryptoRequest(ops, { id: 3, op: 'prepareRecoveryKey', recoveryKeyText: 'x' });
-    expect(answer).toMatchObject({ id: 3, ok: false, error: { code: 'BAD_INPUT' } });
-    const kit = await handleCryptoRequest(ops, {
-      id: 4,
-      op: 'createAccountWithRecovery',
-      password: 'P-w0rdxx',
-    });
-    expect(kit).toMatchObject({ id: 4, ok: true });
-    const text = (kit as unknown as { result: { recovery: { recoveryKeyText: string } } }).result.recovery
-      .recoveryKeyText;
-    expect(recoveryKeyFromText(text)).toHaveLength(32);
+  it('the worker runs the recovery operations', async () => {
+    const rpc = channelClient(new CryptoOps({ kdfParams: FLOOR }));
+    await expect(rpc.call('prepareRecoveryKey', 'x')).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    const kit = await rpc.call('createAccountWithRecovery', 'P-w0rdxx');
+    expect(recoveryKeyFromText(kit.recovery.recoveryKeyText)).toHaveLength(32);
+    rpc.terminate();
   });
 });

@@ -84,16 +84,21 @@ export interface RecoveryCryptoService {
   ): Promise<LegacyRewrapResult>;
 }
 
-export function isRecoveryCryptoService(service: unknown): service is RecoveryCryptoService {
+/** Whether `service` has every method of `names` (the fakes implement only what their tests use). */
+function hasMethods<T>(service: unknown, names: readonly (keyof T)[]): service is T {
   if (typeof service !== 'object' || service === null) return false;
-  const s = service as Partial<Record<keyof RecoveryCryptoService, unknown>>;
-  return (
-    typeof s.createAccountWithRecovery === 'function' &&
-    typeof s.deriveRecoveryAnswersAuth === 'function' &&
-    typeof s.prepareRecoveryKey === 'function' &&
-    typeof s.createResetMaterial === 'function' &&
-    typeof s.rewrapLegacyItems === 'function'
-  );
+  const s = service as Partial<Record<keyof T, unknown>>;
+  return names.every((name) => typeof s[name] === 'function');
+}
+
+export function isRecoveryCryptoService(service: unknown): service is RecoveryCryptoService {
+  return hasMethods<RecoveryCryptoService>(service, [
+    'createAccountWithRecovery',
+    'deriveRecoveryAnswersAuth',
+    'prepareRecoveryKey',
+    'createResetMaterial',
+    'rewrapLegacyItems',
+  ]);
 }
 
 /** recoveryAuth for the server; `handle` names the recovery key kept in the worker. */
@@ -161,13 +166,7 @@ export interface AccountCryptoService {
 }
 
 export function isAccountCryptoService(service: unknown): service is AccountCryptoService {
-  if (typeof service !== 'object' || service === null) return false;
-  const s = service as Partial<Record<keyof AccountCryptoService, unknown>>;
-  return (
-    typeof s.changePassword === 'function' &&
-    typeof s.createRecoveryKey === 'function' &&
-    typeof s.verifyPassword === 'function'
-  );
+  return hasMethods<AccountCryptoService>(service, ['changePassword', 'createRecoveryKey', 'verifyPassword']);
 }
 
 /** A crypto failure as it crosses the worker boundary (VaultCryptoError's code and message). */

@@ -2,12 +2,14 @@
 import {
   FILE_CHUNK_SIZE,
   bytesToHex,
+  concatBytes,
   decryptFileBytes,
   encryptFileBytes,
   newItemId,
   randomBytes,
 } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
+import { piecewiseStream } from '../testing/file-bytes';
 import { createBatchedDecryptStream, encryptBlob, type ChunkParams } from './files-chunks';
 
 const CHUNK = FILE_CHUNK_SIZE;
@@ -31,44 +33,25 @@ async function params(size: number, batchBytes?: number): Promise<ChunkParams> {
   return p;
 }
 
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 async function sealAll(plain: Uint8Array, p: ChunkParams): Promise<{ bytes: Uint8Array; writes: number[] }> {
   const parts: Uint8Array[] = [];
   await encryptBlob(new Blob([plain as BlobPart]), p, (sealed) => void parts.push(sealed));
-  return { bytes: join(parts), writes: parts.map((x) => x.length) };
+  return { bytes: concatBytes(parts), writes: parts.map((x) => x.length) };
 }
 
 /** Runs stored bytes, cut into `piece`-sized pieces, through the batched decrypt transform. */
 async function openAll(stored: Uint8Array, p: ChunkParams, piece = 10_000) {
-  let offset = 0;
-  const source = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= stored.length) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(stored.slice(offset, offset + piece));
-      offset += piece;
-    },
-  });
   const parts: Uint8Array[] = [];
-  await source.pipeThrough(createBatchedDecryptStream(p)).pipeTo(
-    new WritableStream({
-      write(chunk) {
-        parts.push(chunk);
-      },
-    }),
-  );
-  return { bytes: join(parts), pieces: parts.map((x) => x.length) };
+  await piecewiseStream(stored, piece)
+    .stream.pipeThrough(createBatchedDecryptStream(p))
+    .pipeTo(
+      new WritableStream({
+        write(chunk) {
+          parts.push(chunk);
+        },
+      }),
+    );
+  return { bytes: concatBytes(parts), pieces: parts.map((x) => x.length) };
 }
 
 /** Byte equality without vitest's element-by-element diffing (slow on large arrays). */
@@ -124,13 +107,13 @@ describe('batched file chunks (same bytes as @vault/crypto file streams)', () =>
       .pipeTo(new WritableStream({ write: (c) => void parts.push(c) }));
     await expect(run).rejects.toMatchObject({ code: 'DECRYPT_FAILED' });
     // Only the first batch (chunks 0 and 1) verified; the altered chunk 2's batch never came out.
-    expect(join(parts).length).toBe(2 * CHUNK);
+    expect(concatBytes(parts).length).toBe(2 * CHUNK);
   });
 
   it('swapped chunks fail authentication', async () => {
     const p = await params(2 * CHUNK, 4 * CHUNK);
     const { bytes } = await sealAll(randomBytes(p.size), p);
-    const swapped = join([bytes.slice(CHUNK + 16), bytes.slice(0, CHUNK + 16)]);
+    const swapped = concatBytes([bytes.slice(CHUNK + 16), bytes.slice(0, CHUNK + 16)]);
     await expect(openAll(swapped, p)).rejects.toMatchObject({ code: 'DECRYPT_FAILED' });
   });
 
@@ -149,7 +132,7 @@ describe('batched file chunks (same bytes as @vault/crypto file streams)', () =>
   it('an extended object fails with STREAM_EXTENDED', async () => {
     const p = await params(CHUNK + 3, 2 * CHUNK);
     const { bytes } = await sealAll(randomBytes(p.size), p);
-    await expect(openAll(join([bytes, new Uint8Array(1)]), p)).rejects.toMatchObject({
+    await expect(openAll(concatBytes([bytes, new Uint8Array(1)]), p)).rejects.toMatchObject({
       code: 'STREAM_EXTENDED',
     });
   });

@@ -150,15 +150,14 @@ async function openBatch(
   return out;
 }
 
-/** Reads `blob` in batches of whole plaintext chunks: a Blob's arrayBuffer() where it has one. */
-async function readSlice(blob: Blob, from: number, to: number): Promise<Uint8Array<ArrayBuffer>> {
-  const piece = blob.slice(from, to);
-  if (typeof piece.arrayBuffer === 'function') return new Uint8Array(await piece.arrayBuffer());
+/** A Blob's bytes: its arrayBuffer() where it has one, else a FileReader (old engines, jsdom). */
+export async function readBlob(blob: Blob): Promise<Uint8Array<ArrayBuffer>> {
+  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer());
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
     reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
-    reader.readAsArrayBuffer(piece);
+    reader.readAsArrayBuffer(blob);
   });
 }
 
@@ -186,7 +185,7 @@ export async function encryptBlob(
   const read = (b: number): Promise<Uint8Array<ArrayBuffer>> => {
     const from = b * f.perBatch * f.chunkSize;
     const to = Math.min(p.size, from + f.perBatch * f.chunkSize);
-    const reading = readSlice(file, from, to).then((plain) => {
+    const reading = readBlob(file.slice(from, to)).then((plain) => {
       if (plain.length !== to - from) {
         throw new VaultCryptoError('SIZE_MISMATCH', 'the file changed while it was being encrypted');
       }

@@ -1,16 +1,21 @@
 import { CryptoOperationError } from './crypto-service';
 import type {
   FileMetaOutcome,
-  FilesWorkerRequest,
-  FilesWorkerResponse,
-  FilesWorkerResult,
   PreparedUpload,
   SealedFileMeta,
   SealedUploadFields,
   SentUpload,
   UploadInput,
 } from './files-messages';
-import type { UploadEnvironment } from './files-ops';
+import type { FilesApi, UploadEnvironment } from './files-ops';
+import {
+  WorkerClient,
+  localClient,
+  type RpcArgs,
+  type RpcClient,
+  type RpcMethod,
+  type RpcResult,
+} from './worker-rpc';
 
 /** What the File Vault asks of the crypto: everything runs in files.worker.ts when it can. */
 export interface FilesCrypto {
@@ -52,16 +57,6 @@ export interface FilesCrypto {
 
 export type UploadPartsProgress = (sealed: number, total: number, sent: number) => void;
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type Request = DistributiveOmit<FilesWorkerRequest, 'id'>;
-type Progress = (done: number, total: number, sent: number) => void;
-
-interface Pending {
-  resolve: (r: FilesWorkerResult) => void;
-  reject: (e: Error) => void;
-  onProgress?: Progress;
-}
-
 export const UPLOAD_CANCELLED = 'CANCELLED';
 
 /** Only what the worker needs of a file record crosses the boundary. */
@@ -73,148 +68,42 @@ const sealedOnly = (f: SealedFileMeta): SealedFileMeta => ({
   encryptedTags: f.encryptedTags,
 });
 
-/** One files.worker.ts: starts on first use and answers its requests in order. */
-class FilesWorkerHandle {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-
-  constructor(private readonly name: string) {}
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./files.worker.ts', import.meta.url), {
-      type: 'module',
-      name: this.name,
-    });
-    worker.addEventListener('message', (event: MessageEvent<FilesWorkerResponse>) => {
-      const msg = event.data;
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      if (msg.kind === 'progress') {
-        p.onProgress?.(msg.done, msg.total, msg.sent ?? 0);
-        return;
-      }
-      this.pending.delete(msg.id);
-      if (msg.ok) p.resolve(msg.result);
-      else p.reject(new CryptoOperationError(msg.error.code, msg.error.message));
-    });
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      this.fail(
-        new CryptoOperationError(
-          'UNSUPPORTED_ENVIRONMENT',
-          'The encryption worker could not start. Please reload the page.',
-        ),
-      );
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  /** Rejects everything pending and stops the worker (a new one starts on the next call). */
-  fail(error: Error): void {
-    for (const p of this.pending.values()) p.reject(error);
-    this.pending.clear();
-    this.worker?.terminate();
-    this.worker = null;
-  }
-
-  call(req: Request, onProgress?: Progress): Promise<FilesWorkerResult> {
-    const id = this.nextId++;
-    return new Promise<FilesWorkerResult>((resolve, reject) => {
-      let worker: Worker;
-      try {
-        worker = this.ensureWorker();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      this.pending.set(id, onProgress ? { resolve, reject, onProgress } : { resolve, reject });
-      worker.postMessage({ ...req, id } as FilesWorkerRequest);
-    });
-  }
-
-  terminate(): void {
-    this.worker?.terminate();
-    this.worker = null;
-  }
-
-  warm(): void {
-    try {
-      this.ensureWorker();
-    } catch {
-      // The next call reports it.
-    }
-  }
-}
-
-type Lane = 'list' | 'upload';
-
 /**
- * The operations as requests: the subclasses only say where a request runs (`call`), on the list's
- * lane (names, types, tags, thumbnails) or the uploads' one.
+ * The operations as calls to the files API, on the list's lane (names, types, tags, thumbnails)
+ * or the uploads' one.
  */
-abstract class RequestFilesCrypto implements FilesCrypto {
-  protected abstract call(req: Request, lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult>;
+abstract class RpcFilesCrypto implements FilesCrypto {
+  constructor(
+    private readonly list: RpcClient<FilesApi>,
+    protected readonly upload: RpcClient<FilesApi>,
+  ) {}
 
   abstract releaseUpload(prepared: PreparedUpload): Promise<void>;
 
   abstract cancelUploads(): void;
 
-  async decryptMetadata(key: CryptoKey, files: readonly SealedFileMeta[]): Promise<FileMetaOutcome[]> {
-    return (await this.call(
-      { op: 'decryptMetadata', key, files: files.map(sealedOnly) },
-      'list',
-    )) as FileMetaOutcome[];
-  }
+  readonly decryptMetadata: FilesCrypto['decryptMetadata'] = (key, files) =>
+    this.list.call('decryptMetadata', key, files.map(sealedOnly));
 
-  async decryptThumbnail(
-    key: CryptoKey,
-    file: { id: string; wrappedKey: string },
-    encryptedThumbnail: string,
-  ): Promise<Uint8Array> {
-    return (await this.call(
-      {
-        op: 'decryptThumbnail',
-        key,
-        file: { id: file.id, wrappedKey: file.wrappedKey },
-        encryptedThumbnail,
-      },
-      'list',
-    )) as Uint8Array;
-  }
+  readonly decryptThumbnail: FilesCrypto['decryptThumbnail'] = (key, file, encryptedThumbnail) =>
+    this.list.call('decryptThumbnail', key, { id: file.id, wrappedKey: file.wrappedKey }, encryptedThumbnail);
 
-  async sealUploadMeta(key: CryptoKey, input: UploadInput): Promise<SealedUploadFields> {
-    return (await this.call({ op: 'sealUploadMeta', key, input }, 'upload')) as SealedUploadFields;
-  }
+  readonly sealUploadMeta: FilesCrypto['sealUploadMeta'] = (key, input) =>
+    this.upload.call('sealUploadMeta', key, input);
 
-  async stageUpload(
-    key: CryptoKey,
-    fields: SealedUploadFields,
-    input: UploadInput,
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<PreparedUpload> {
-    return (await this.call(
-      { op: 'stageUpload', key, fields, input },
-      'upload',
-      onProgress,
-    )) as PreparedUpload;
-  }
+  readonly stageUpload: FilesCrypto['stageUpload'] = (key, fields, input, onProgress) =>
+    this.upload.call('stageUpload', key, fields, input, onProgress);
 
-  async sendUpload(
-    key: CryptoKey,
-    fields: SealedUploadFields,
-    input: UploadInput,
-    target: { url: string; partSize: number },
-    onProgress?: UploadPartsProgress,
-  ): Promise<SentUpload> {
-    return (await this.call(
-      { op: 'sendUpload', key, fields, input, target },
-      'upload',
-      onProgress,
-    )) as SentUpload;
-  }
+  readonly sendUpload: FilesCrypto['sendUpload'] = (key, fields, input, target, onProgress) =>
+    this.upload.call('sendUpload', key, fields, input, target, onProgress);
+}
+
+const cancelled = () => new CryptoOperationError(UPLOAD_CANCELLED, 'Upload cancelled');
+
+function filesWorker(name: string): WorkerClient<FilesApi> {
+  return new WorkerClient<FilesApi>({
+    start: () => new Worker(new URL('./files.worker.ts', import.meta.url), { type: 'module', name }),
+  });
 }
 
 /**
@@ -222,71 +111,82 @@ abstract class RequestFilesCrypto implements FilesCrypto {
  * thumbnails), the other seals uploads, so encrypting a large file never delays the list.
  * Both start on first use.
  */
-export class WorkerFilesCrypto extends RequestFilesCrypto {
-  private readonly list = new FilesWorkerHandle('vault-files');
-  private readonly upload = new FilesWorkerHandle('vault-files-upload');
+export class WorkerFilesCrypto extends RpcFilesCrypto {
+  private readonly workers: { list: WorkerClient<FilesApi>; upload: WorkerClient<FilesApi> };
 
-  protected call(req: Request, lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult> {
-    return (lane === 'list' ? this.list : this.upload).call(req, onProgress);
+  constructor() {
+    const workers = { list: filesWorker('vault-files'), upload: filesWorker('vault-files-upload') };
+    super(workers.list, workers.upload);
+    this.workers = workers;
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {
     if (prepared.staging.kind === 'memory') return;
-    await this.upload.call({ op: 'releaseUpload', staging: prepared.staging });
+    await this.upload.call('releaseUpload', prepared.staging);
   }
 
   cancelUploads(): void {
     // Terminating the worker stops the encryption at once; its staging file is swept later.
-    this.upload.fail(new CryptoOperationError(UPLOAD_CANCELLED, 'Upload cancelled'));
+    this.workers.upload.terminate(cancelled());
   }
 
   warmUploads(): void {
-    this.upload.warm();
+    this.workers.upload.warm();
   }
 
   terminate(): void {
-    this.list.terminate();
-    this.upload.terminate();
+    this.workers.list.terminate();
+    this.workers.upload.terminate();
   }
 }
 
 /**
- * The same operations on the calling thread, through the worker's own dispatcher (so failures
- * look exactly alike). Loaded lazily: the main bundle does not carry the crypto code. Used where
- * no Worker exists (jsdom tests) and by tests that want the real crypto in-thread.
+ * The same operations on the calling thread (localClient: failures look exactly alike). Loaded
+ * lazily: the main bundle does not carry the crypto code. Used where no Worker exists (jsdom
+ * tests) and by tests that want the real crypto in-thread.
  */
-export class InlineFilesCrypto extends RequestFilesCrypto {
+export class InlineFilesCrypto extends RpcFilesCrypto {
   private generation = 0;
 
   /** `env`: where uploads stage and send, over the browser's defaults (tests give a fake storage). */
-  constructor(private readonly env: Partial<UploadEnvironment> = {}) {
-    super();
+  constructor(env: Partial<UploadEnvironment> = {}) {
+    const local = localClient(async () => {
+      const { createFilesApi, defaultUploadEnvironment } = await import('./files-ops');
+      return createFilesApi({ ...defaultUploadEnvironment, ...env });
+    });
+    super(local, { call: (method, ...args) => this.uploadCall(local, method, args) });
   }
 
-  protected async call(req: Request, _lane: Lane, onProgress?: Progress): Promise<FilesWorkerResult> {
+  /**
+   * An upload call that cancelUploads cannot stop here (the sealing runs on this thread): once
+   * cancelled, its progress no longer shows, and its answer becomes CANCELLED (a staged result
+   * is released).
+   */
+  private async uploadCall<M extends RpcMethod<FilesApi>>(
+    local: RpcClient<FilesApi>,
+    method: M,
+    args: RpcArgs<FilesApi, M>,
+  ): Promise<RpcResult<FilesApi, M>> {
+    if (method !== 'stageUpload' && method !== 'sendUpload') return local.call(method, ...args);
     const generation = this.generation;
-    const [{ handleFilesRequest }, { defaultUploadEnvironment }] = await Promise.all([
-      import('./files-dispatch'),
-      import('./files-ops'),
-    ]);
-    const answer = await handleFilesRequest(
-      { ...req, id: 0 } as FilesWorkerRequest,
-      (msg) => {
-        if (msg.kind === 'progress' && generation === this.generation)
-          onProgress?.(msg.done, msg.total, msg.sent ?? 0);
-      },
-      { ...defaultUploadEnvironment, ...this.env },
+    const current = () => generation === this.generation;
+    const quietWhenCancelled = args.map((arg: unknown) =>
+      typeof arg === 'function'
+        ? (...values: unknown[]) => {
+            if (current()) (arg as (...v: unknown[]) => void)(...values);
+          }
+        : arg,
+    ) as RpcArgs<FilesApi, M>;
+    const outcome = await local.call(method, ...quietWhenCancelled).then(
+      (result) => ({ ok: true as const, result }),
+      (error: unknown) => ({ ok: false as const, error }),
     );
-    const uploading = req.op === 'stageUpload' || req.op === 'sendUpload';
-    if (uploading && generation !== this.generation) {
-      if (req.op === 'stageUpload' && answer.kind === 'answer' && answer.ok && answer.result) {
-        await this.releaseUpload(answer.result as PreparedUpload);
-      }
-      throw new CryptoOperationError(UPLOAD_CANCELLED, 'Upload cancelled');
+    if (!current()) {
+      if (outcome.ok && method === 'stageUpload') await this.releaseUpload(outcome.result as PreparedUpload);
+      throw cancelled();
     }
-    if (answer.kind !== 'answer') throw new Error('Unexpected answer from the files crypto');
-    if (!answer.ok) throw new CryptoOperationError(answer.error.code, answer.error.message);
-    return answer.result;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
   }
 
   async releaseUpload(prepared: PreparedUpload): Promise<void> {

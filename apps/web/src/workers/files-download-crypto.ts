@@ -1,11 +1,7 @@
 import { CryptoOperationError } from './crypto-service';
-import type {
-  FileDecryptParams,
-  FilesDownloadErrorInfo,
-  FilesDownloadMessage,
-  FilesDownloadRequest,
-  FilesDownloadResponse,
-} from './files-download-messages';
+import type { FilesDownloadApi } from './files-download-api';
+import type { FileDecryptParams, FilesDownloadErrorInfo } from './files-download-messages';
+import { WorkerClient, localClient, transfer, type RpcClient, type RpcErrorInfo } from './worker-rpc';
 
 export type { FileDecryptParams } from './files-download-messages';
 
@@ -97,73 +93,43 @@ export interface FilesDownloadCrypto {
   ): Promise<DecryptedFileStream>;
 }
 
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A caller that stops at the first failure may never look at the other promise.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-/** One request's answers, turned into the two promises callers see. */
-class DecryptJob {
-  readonly stream = deferred<ReadableStream<Uint8Array>>();
-  readonly verified = deferred<void>();
-
-  /** True when the request is finished (no more messages expected). */
-  handle(message: FilesDownloadResponse): boolean {
-    switch (message.type) {
-      case 'stream':
-        this.stream.resolve(message.plaintext);
-        return false;
-      case 'done':
-        this.verified.resolve();
-        return true;
-      case 'error': {
-        this.fail(new CryptoOperationError(message.error.code, message.error.message));
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  fail(error: Error): void {
-    this.stream.reject(error);
-    this.verified.reject(error);
-  }
-
-  result(): Promise<DecryptedFileStream> {
-    return this.stream.promise.then((plaintext) => ({ plaintext, verified: this.verified.promise }));
-  }
-}
-
-type RequestBody = Omit<FilesDownloadRequest, 'id'>;
-
 /**
- * The same operations on the calling thread, through the worker's own dispatcher (so answers and
- * failures look exactly alike). WebCrypto still does the AES-GCM work off the main thread in
- * every browser; what stays here is moving 64 KiB buffers. Used where a stream cannot be handed
- * to a Worker (browsers without transferable streams), where no Worker exists (jsdom tests), and
- * by tests that want the real crypto in-thread. Loaded lazily.
+ * decrypt() as a call to the files-download API: the call's answer is the verdict, and the
+ * plaintext stream arrives before it (`onStream`), once the file key opened.
  */
-export class InlineFilesDownloadCrypto implements FilesDownloadCrypto {
-  async decrypt(
+abstract class RpcFilesDownloadCrypto implements FilesDownloadCrypto {
+  constructor(protected readonly rpc: RpcClient<FilesDownloadApi>) {}
+
+  decrypt(
     vaultKey: CryptoKey,
     file: FileDecryptParams,
     encrypted: ReadableStream<Uint8Array>,
   ): Promise<DecryptedFileStream> {
-    const { handleFilesDownloadRequest } = await import('./files-download-dispatch');
-    const job = new DecryptJob();
-    const req: FilesDownloadRequest = { id: 0, op: 'decrypt', vaultKey, file: { ...file }, encrypted };
-    void handleFilesDownloadRequest(req, (message) => {
-      job.handle(message);
+    return new Promise<DecryptedFileStream>((resolve, reject) => {
+      const verified = this.rpc.call(
+        'decrypt',
+        vaultKey,
+        { ...file },
+        transfer(encrypted, [encrypted]),
+        (plaintext) => resolve({ plaintext, verified }),
+      );
+      // A failure before the stream fails decrypt() itself; a caller that stops at the first
+      // failure may never look at `verified`.
+      verified.catch(reject);
     });
-    return job.result();
+  }
+}
+
+/**
+ * The same operations on the calling thread (localClient: answers and failures look exactly
+ * alike). WebCrypto still does the AES-GCM work off the main thread in every browser; what stays
+ * here is moving 64 KiB buffers. Used where a stream cannot be handed to a Worker (browsers
+ * without transferable streams), where no Worker exists (jsdom tests), and by tests that want the
+ * real crypto in-thread. Loaded lazily.
+ */
+export class InlineFilesDownloadCrypto extends RpcFilesDownloadCrypto {
+  constructor() {
+    super(localClient(async () => (await import('./files-download-api')).createFilesDownloadApi()));
   }
 }
 
@@ -183,179 +149,112 @@ export function canTransferStreams(): boolean {
   }
 }
 
+const aborted = () => {
+  const error = new Error('Download cancelled');
+  error.name = 'AbortError';
+  return error;
+};
+
+/** A fetchDecrypt's failure carries its phase; decrypt()'s only a code and message. */
+const downloadError = (info: RpcErrorInfo): Error =>
+  'phase' in info
+    ? new FetchDecryptError(info as FilesDownloadErrorInfo)
+    : new CryptoOperationError(info.code, info.message);
+
 /**
  * Talks to files-download.worker.ts: the stored bytes' stream is transferred to the worker and
- * the verified plaintext's stream transferred back. One worker serves every download (each is
- * its own request); it starts on first use.
+ * the verified plaintext's stream transferred back (decrypt), or the worker fetches and sends
+ * the plaintext in transferred buffers (fetchDecrypt). One worker serves every download (each is
+ * its own call); it starts on first use.
  */
-export class WorkerFilesDownloadCrypto implements FilesDownloadCrypto {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly jobs = new Map<number, DecryptJob>();
-  private readonly fetches = new Map<number, (message: FilesDownloadResponse | Error) => void>();
+export class WorkerFilesDownloadCrypto extends RpcFilesDownloadCrypto {
+  private readonly worker: WorkerClient<FilesDownloadApi>;
+  private nextJob = 1;
 
   constructor(
-    private readonly createWorker: () => Worker = () =>
+    createWorker: () => Worker = () =>
       new Worker(new URL('./files-download.worker.ts', import.meta.url), {
         type: 'module',
         name: 'vault-files-download',
       }),
-  ) {}
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = this.createWorker();
-    worker.addEventListener('message', (event: MessageEvent<FilesDownloadResponse>) => {
-      const message = event.data;
-      this.fetches.get(message.id)?.(message);
-      const job = this.jobs.get(message.id);
-      if (job && job.handle(message)) this.jobs.delete(message.id);
+  ) {
+    const worker = new WorkerClient<FilesDownloadApi>({
+      start: createWorker,
+      failure: () =>
+        new CryptoOperationError(
+          FILE_DECRYPT_CODES.workerFailed,
+          'The decryption worker could not start. Please reload the page.',
+        ),
+      toError: downloadError,
     });
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      const error = new CryptoOperationError(
-        FILE_DECRYPT_CODES.workerFailed,
-        'The decryption worker could not start. Please reload the page.',
-      );
-      for (const job of this.jobs.values()) job.fail(error);
-      this.jobs.clear();
-      for (const fetch of [...this.fetches.values()]) fetch(error);
-      this.fetches.clear();
-      this.worker?.terminate();
-      this.worker = null;
-    });
+    super(worker);
     this.worker = worker;
-    return worker;
-  }
-
-  async decrypt(
-    vaultKey: CryptoKey,
-    file: FileDecryptParams,
-    encrypted: ReadableStream<Uint8Array>,
-  ): Promise<DecryptedFileStream> {
-    const id = this.nextId++;
-    const job = new DecryptJob();
-    const body: RequestBody = { op: 'decrypt', vaultKey, file: { ...file }, encrypted };
-    const worker = this.ensureWorker();
-    this.jobs.set(id, job);
-    try {
-      worker.postMessage({ ...body, id } satisfies FilesDownloadRequest, [encrypted]);
-    } catch (error) {
-      this.jobs.delete(id);
-      throw error instanceof Error ? error : new Error(String(error));
-    }
-    return job.result();
   }
 
   warm(): void {
-    try {
-      this.ensureWorker();
-    } catch {
-      // The transfer itself reports it.
-    }
+    this.worker.warm();
   }
 
-  fetchDecrypt(
+  async fetchDecrypt(
     vaultKey: CryptoKey,
     file: FileDecryptParams,
     url: string,
     handlers: FetchDecryptHandlers,
     signal: AbortSignal,
   ): Promise<void> {
-    const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      const aborted = () => {
-        const error = new Error('Download cancelled');
-        error.name = 'AbortError';
-        return error;
-      };
-      if (signal.aborted) {
-        reject(aborted());
-        return;
-      }
-      const worker = this.ensureWorker();
-      const send = (message: FilesDownloadMessage, transfer: Transferable[] = []) => {
-        try {
-          this.worker?.postMessage(message, transfer);
-        } catch {
-          // The worker is gone: its error handler settles this request.
-        }
-      };
-      // Pieces are written one after another; the verdict waits for the last write.
-      let writes: Promise<void> = Promise.resolve();
-      let settled = false;
-      const finish = (error: Error | null) => {
-        if (settled) return;
-        settled = true;
-        this.fetches.delete(id);
-        signal.removeEventListener('abort', onAbort);
-        if (error) {
-          // Let a write in progress end before the caller aborts its sink.
-          void writes.then(
-            () => reject(error),
-            () => reject(error),
-          );
-        } else resolve();
-      };
-      const onAbort = () => {
-        send({ id, op: 'cancel' });
-        finish(aborted());
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.fetches.set(id, (message) => {
-        if (message instanceof Error) {
-          finish(message);
-          return;
-        }
-        switch (message.type) {
-          case 'received':
-            handlers.onReceived(message.bytes, message.done);
-            return;
-          case 'piece': {
-            if (settled) return;
-            const data = message.data;
-            // The write starts at once (a sink queues writes in order, so the next piece need not
-            // wait for this one to reach the disk); the ack waits until it is written.
-            const written = handlers.onPiece(new Uint8Array(data));
-            const acked = written.then(
-              (reuse) => {
-                if (reuse) send({ id, op: 'ack', buffer: data }, [data]);
-                else send({ id, op: 'ack' });
-              },
-              (error: unknown) => {
-                send({ id, op: 'cancel' });
-                finish(new FetchDecryptSinkError(error));
-                throw error;
-              },
-            );
-            writes = writes.then(() => acked);
-            writes.catch(() => undefined);
-            return;
-          }
-          case 'done':
-            void writes.then(
-              () => finish(null),
-              () => undefined,
-            );
-            return;
-          case 'error':
-            finish(new FetchDecryptError(message.error));
-            return;
-          default:
-            return;
-        }
-      });
+    if (signal.aborted) throw aborted();
+    const job = this.nextJob++;
+    // Stops the worker's fetch: the caller aborted, or writing a piece failed (the first wins).
+    const stop = new AbortController();
+    let stopped: Error | null = null;
+    const stopWith = (reason: Error) => {
+      stopped ??= reason;
+      stop.abort();
+    };
+    const onAbort = () => stopWith(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    // Pieces are written one after another; the verdict waits for the last write.
+    let writes: Promise<void> = Promise.resolve();
+    const onPiece = (data: ArrayBuffer) => {
+      // The write starts at once (a sink queues writes in order, so the next piece need not
+      // wait for this one to reach the disk); the ack waits until it is written.
+      const acked = handlers.onPiece(new Uint8Array(data)).then(
+        (reuse) => this.worker.notify('ack', job, reuse ? transfer(data, [data]) : undefined),
+        (error: unknown) => {
+          stopWith(new FetchDecryptSinkError(error));
+          throw error;
+        },
+      );
+      writes = writes.then(() => acked);
+      writes.catch(() => undefined);
+    };
+    try {
       try {
-        worker.postMessage({ id, op: 'fetchDecrypt', vaultKey, file: { ...file }, url });
+        await this.worker.call(
+          'fetchDecrypt',
+          job,
+          vaultKey,
+          { ...file },
+          url,
+          (bytes, done) => handlers.onReceived(bytes, done),
+          onPiece,
+          stop.signal,
+        );
       } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
+        const cause = stopped ?? (error instanceof Error ? error : new Error(String(error)));
+        // Let a write in progress end before the caller aborts its sink.
+        await writes.catch(() => undefined);
+        throw cause;
       }
-    });
+      await writes.catch(() => undefined);
+      if (stopped) throw stopped;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   terminate(): void {
-    this.worker?.terminate();
-    this.worker = null;
+    this.worker.terminate();
   }
 }
 

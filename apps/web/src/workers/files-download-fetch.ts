@@ -1,30 +1,23 @@
 import { encryptedSizeFor } from '@vault/crypto';
-import { cryptoErrorCode } from './crypto-service';
 import { BufferPool, createBatchedDecryptStream } from './files-chunks';
-import type {
-  FilesDownloadControl,
-  FilesDownloadErrorInfo,
-  FilesDownloadResponse,
-  FilesFetchDecryptRequest,
-} from './files-download-messages';
-import { DECRYPT_BATCH_BYTES, openFileKey } from './files-download-ops';
+import type { FileDecryptParams, FilesDownloadErrorInfo } from './files-download-messages';
+import { DECRYPT_BATCH_BYTES, downloadErrorInfo, openFileKey } from './files-download-ops';
+import { RpcError, transfer } from './worker-rpc';
 
 /**
- * The worker's half of `fetchDecrypt` (files-download-messages.ts): fetch the stored object here,
+ * The worker's half of `fetchDecrypt` (files-download-crypto.ts): fetch the stored object here,
  * open it batch by batch, and send the verified plaintext to the page in transferred buffers, at
- * most PIECES_IN_FLIGHT unacknowledged. Measured (bench/files.bench.mjs): the page no longer
- * copies every stored byte into this worker, nor every plaintext byte back.
+ * most PIECES_IN_FLIGHT unacknowledged; the page acknowledges each piece once written (handing
+ * the buffer back for reuse when its sink keeps no reference), which is the backpressure.
+ * Measured (bench/files.bench.mjs): the page no longer copies every stored byte into this worker,
+ * nor every plaintext byte back.
  */
-
-export type FetchDecryptPost = (message: FilesDownloadResponse, transfer?: Transferable[]) => void;
 
 /** Pieces sent and not yet written by the page. */
 const PIECES_IN_FLIGHT = 3;
 
 class FetchJob {
   readonly controller = new AbortController();
-  /** The page cancelled: nothing more is posted. */
-  cancelled = false;
   readonly outputs = new BufferPool(PIECES_IN_FLIGHT + 2);
   private unacked = 0;
   private waiting: (() => void) | null = null;
@@ -44,7 +37,6 @@ class FetchJob {
   }
 
   cancel(): void {
-    this.cancelled = true;
     this.controller.abort();
     this.wake();
   }
@@ -56,58 +48,64 @@ class FetchJob {
   }
 }
 
-const jobs = new Map<number, FetchJob>();
-
-/** `ack` and `cancel` for a running fetchDecrypt (unknown ids are ignored: the job has ended). */
-export function controlFetchDecrypt(message: FilesDownloadControl): void {
-  const job = jobs.get(message.id);
-  if (!job) return;
-  if (message.op === 'cancel') job.cancel();
-  else job.ack(message.buffer);
+/** What the page does with the progress and the plaintext (callbacks across worker-rpc.ts). */
+export interface FetchDecryptSink {
+  /** Stored bytes received so far; `done` once the object has ended. */
+  onReceived(bytes: number, done: boolean): void;
+  /** The next verified plaintext, in a transferred buffer. */
+  onPiece(data: ArrayBuffer): void;
 }
 
-function info(
+/** The running fetchDecrypts of one worker, by the page's job number (for their acks). */
+export class FetchDecryptJobs {
+  private readonly jobs = new Map<number, FetchJob>();
+
+  constructor(private readonly fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {}
+
+  /** A piece was written (unknown jobs are ignored: the job has ended). */
+  ack(jobId: number, buffer?: ArrayBuffer): void {
+    this.jobs.get(jobId)?.ack(buffer);
+  }
+
+  /** Resolves once every chunk and the end verified; throws RpcError (FilesDownloadErrorInfo). */
+  async run(
+    jobId: number,
+    req: { vaultKey: CryptoKey; file: FileDecryptParams; url: string },
+    sink: FetchDecryptSink,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const job = new FetchJob();
+    this.jobs.set(jobId, job);
+    const cancel = () => job.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      await run(req, job, sink, this.fetchImpl);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      this.jobs.delete(jobId);
+    }
+  }
+}
+
+function failure(
   phase: FilesDownloadErrorInfo['phase'],
   error: unknown,
   extra: Partial<FilesDownloadErrorInfo> = {},
-): FilesDownloadErrorInfo {
-  const code = cryptoErrorCode(error);
-  const message = error instanceof Error && error.message ? error.message : String(error);
-  if (phase === 'key') {
-    return { code: code === 'DECRYPT_FAILED' ? 'KEY_UNAVAILABLE' : (code ?? 'INTERNAL'), message, phase };
-  }
-  return { code: code ?? 'INTERNAL', message, phase, ...extra };
-}
-
-export async function runFetchDecrypt(
-  req: FilesFetchDecryptRequest,
-  post: FetchDecryptPost,
-  fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
-): Promise<void> {
-  const job = new FetchJob();
-  jobs.set(req.id, job);
-  try {
-    await run(req, job, post, fetchImpl);
-  } finally {
-    jobs.delete(req.id);
-  }
+): RpcError<FilesDownloadErrorInfo> {
+  return new RpcError(downloadErrorInfo(phase, error, extra));
 }
 
 async function run(
-  req: FilesFetchDecryptRequest,
+  req: { vaultKey: CryptoKey; file: FileDecryptParams; url: string },
   job: FetchJob,
-  post: FetchDecryptPost,
+  sink: FetchDecryptSink,
   fetchImpl: typeof fetch,
 ): Promise<void> {
-  const fail = (error: FilesDownloadErrorInfo) => {
-    if (!job.cancelled) post({ id: req.id, type: 'error', error });
-  };
   let fileKey: CryptoKey;
   try {
     fileKey = await openFileKey(req.vaultKey, req.file);
   } catch (error) {
-    fail(info('key', error));
-    return;
+    throw failure('key', error);
   }
   let response: Response;
   try {
@@ -120,14 +118,12 @@ async function run(
       signal: job.controller.signal,
     });
   } catch (error) {
-    fail(info('network', error));
-    return;
+    throw failure('network', error);
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => undefined);
     const status = response.ok ? 0 : response.status;
-    fail(info(response.ok ? 'network' : 'http', new Error(`HTTP ${response.status}`), { status }));
-    return;
+    throw failure(response.ok ? 'network' : 'http', new Error(`HTTP ${response.status}`), { status });
   }
   let transform: TransformStream<Uint8Array, Uint8Array>;
   try {
@@ -144,8 +140,7 @@ async function run(
     );
   } catch (error) {
     await response.body.cancel().catch(() => undefined);
-    fail(info('stream', error));
-    return;
+    throw failure('stream', error);
   }
 
   // Stored bytes → decryptor, with the received count for the page's percent (posted when the
@@ -171,7 +166,7 @@ async function run(
       const now = Math.floor((received * 100) / total);
       if (now !== percent) {
         percent = now;
-        post({ id: req.id, type: 'received', bytes: received, done: false });
+        sink.onReceived(received, false);
       }
       try {
         // Queued, not awaited: the network is read on while earlier bytes are decrypted.
@@ -183,7 +178,7 @@ async function run(
         return;
       }
     }
-    post({ id: req.id, type: 'received', bytes: received, done: true });
+    sink.onReceived(received, true);
     await writer.close().catch(() => undefined);
   })();
 
@@ -196,16 +191,14 @@ async function run(
       if (job.controller.signal.aborted) throw new Error('cancelled');
       const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
       const data = (whole ? value.buffer : value.slice().buffer) as ArrayBuffer;
-      post({ id: req.id, type: 'piece', data }, [data]);
+      sink.onPiece(transfer(data, [data]));
     }
     await feeding;
-    post({ id: req.id, type: 'done' });
   } catch (error) {
     job.controller.abort();
     await plaintext.cancel().catch(() => undefined);
     await body.cancel().catch(() => undefined);
     await feeding.catch(() => undefined);
-    if (sourceError !== null) fail(info('network', sourceError));
-    else fail(info('stream', error));
+    throw sourceError !== null ? failure('network', sourceError) : failure('stream', error);
   }
 }

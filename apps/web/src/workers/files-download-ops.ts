@@ -1,6 +1,7 @@
 import { unwrapFileKey } from '@vault/crypto';
+import { cryptoErrorCode } from './crypto-service';
 import { createBatchedDecryptStream } from './files-chunks';
-import type { FileDecryptParams } from './files-download-messages';
+import type { FileDecryptParams, FilesDownloadErrorInfo } from './files-download-messages';
 
 /** Stored bytes opened per batch. */
 export const DECRYPT_BATCH_BYTES = 1024 * 1024;
@@ -13,6 +14,23 @@ export const DECRYPT_BATCH_BYTES = 1024 * 1024;
 /** The file's key as a non-extractable CryptoKey; DECRYPT_FAILED if `wrappedKey` is not this file's under this vault key. */
 export function openFileKey(vaultKey: CryptoKey, file: FileDecryptParams): Promise<CryptoKey> {
   return unwrapFileKey(vaultKey, file.fileId, file.wrappedKey);
+}
+
+/**
+ * A failure as the page gets it: where (`phase`), VaultCryptoError's code (a file key that does
+ * not open under this vault key is KEY_UNAVAILABLE) and message; `extra` (the status) for fetches.
+ */
+export function downloadErrorInfo(
+  phase: FilesDownloadErrorInfo['phase'],
+  error: unknown,
+  extra: Partial<FilesDownloadErrorInfo> = {},
+): FilesDownloadErrorInfo {
+  const code = cryptoErrorCode(error);
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  if (phase === 'key') {
+    return { code: code === 'DECRYPT_FAILED' ? 'KEY_UNAVAILABLE' : (code ?? 'INTERNAL'), message, phase };
+  }
+  return { code: code ?? 'INTERNAL', message, phase, ...extra };
 }
 
 export interface DecryptingFile {

@@ -5,20 +5,9 @@
  * takes the stored bytes as a transferred ReadableStream and answers with one (decrypt); either way
  * a 100 MB file flows through with backpressure and never sits whole in this worker.
  * Module worker (`new Worker(new URL('./files-download.worker.ts', import.meta.url), { type: 'module' })`).
+ * Calls run side by side: each file is its own stream, and WebCrypto does the work.
  */
-import { handleFilesDownloadMessage } from './files-download-dispatch';
-import type { FilesDownloadMessage, FilesDownloadResponse } from './files-download-messages';
+import { createFilesDownloadApi } from './files-download-api';
+import { exposeWorkerApi } from './worker-rpc';
 
-interface WorkerScope {
-  addEventListener(type: 'message', listener: (event: MessageEvent<FilesDownloadMessage>) => void): void;
-  postMessage(message: FilesDownloadResponse, transfer?: Transferable[]): void;
-}
-
-const scope = self as unknown as WorkerScope;
-
-// Requests run side by side: each file is its own stream, and WebCrypto does the work.
-scope.addEventListener('message', (event) => {
-  void handleFilesDownloadMessage(event.data, (message, transfer) =>
-    scope.postMessage(message, transfer ?? []),
-  );
-});
+exposeWorkerApi(createFilesDownloadApi());

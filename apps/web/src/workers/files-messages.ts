@@ -1,9 +1,8 @@
 /**
- * The files worker's protocol (files.worker.ts). One request per message, answered once and
- * matched by `id`; an upload's request is also answered with progress messages before its
- * answer. The vault key travels with each request as a NON-extractable CryptoKey (structured
- * clone keeps the flag): the worker keeps no key between requests, and the per-file keys it
- * makes never leave it.
+ * What crosses the files worker's boundary (files.worker.ts serves createFilesApi of files-ops.ts;
+ * an upload's progress comes back through its callback before the answer). The vault key travels
+ * with each call as a NON-extractable CryptoKey (structured clone keeps the flag): the worker
+ * keeps no key between calls, and the per-file keys it makes never leave it.
  */
 
 /** What metadata decryption needs of a file record (nothing else crosses the boundary). */
@@ -72,33 +71,3 @@ export interface SentUpload {
   /** SHA-256 of the plaintext (64 lowercase hex), only when `fingerprint` was asked for. */
   plaintextSha256?: string;
 }
-
-export type FilesWorkerRequest =
-  | { id: number; op: 'decryptMetadata'; key: CryptoKey; files: SealedFileMeta[] }
-  | {
-      id: number;
-      op: 'decryptThumbnail';
-      key: CryptoKey;
-      file: { id: string; wrappedKey: string };
-      encryptedThumbnail: string;
-    }
-  | { id: number; op: 'sealUploadMeta'; key: CryptoKey; input: UploadInput }
-  | { id: number; op: 'stageUpload'; key: CryptoKey; fields: SealedUploadFields; input: UploadInput }
-  | {
-      id: number;
-      op: 'sendUpload';
-      key: CryptoKey;
-      fields: SealedUploadFields;
-      input: UploadInput;
-      target: { url: string; partSize: number };
-    }
-  | { id: number; op: 'releaseUpload'; staging: PreparedUpload['staging'] };
-
-export type FilesWorkerResult =
-  FileMetaOutcome[] | Uint8Array | SealedUploadFields | PreparedUpload | SentUpload | null;
-
-export type FilesWorkerResponse =
-  /** `done` of `total` ciphertext bytes sealed; `sent`: of those, confirmed by the storage (parts). */
-  | { id: number; kind: 'progress'; done: number; total: number; sent?: number }
-  | { id: number; kind: 'answer'; ok: true; result: FilesWorkerResult }
-  | { id: number; kind: 'answer'; ok: false; error: { code: string; message: string } };

@@ -12,11 +12,12 @@ import {
   unwrapFileKey,
 } from '@vault/crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { handleFilesRequest } from './files-dispatch';
+import { channelClient } from '../testing/channel-worker';
 import { InlineFilesCrypto } from './files-crypto';
 import {
   SEALED_THUMBNAIL_MAX_CHARS,
   blobStream,
+  createFilesApi,
   decryptMetadataBatch,
   openThumbnail,
   sealUploadMeta,
@@ -27,10 +28,21 @@ import { BATCH_BYTES } from './files-chunks';
 import { prepareUpload } from '../testing/prepare-upload';
 import { PART_BYTES } from './files-parts';
 import { UploadHttpError } from './xhr-put';
+import type { UploadInput } from './files-messages';
 import { MemoryStaging, type StagingSink } from './files-staging';
 import { thumbnailMimeType, thumbnailSize } from './files-thumbnail';
 
 const key = () => importVaultKey(randomBytes(32));
+
+/** One file to upload: `bytes` as its content, no tags, no thumbnail unless asked. */
+function uploadInput(
+  bytes: BlobPart[],
+  name: string,
+  mimeType: string,
+  more: Partial<UploadInput> = {},
+): UploadInput {
+  return { file: new Blob(bytes), name, mimeType, tags: [], thumbnail: false, ...more };
+}
 
 async function bytesOf(blob: Blob): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
@@ -61,13 +73,7 @@ describe('files worker operations (real @vault/crypto)', () => {
     const { env, sinks } = memoryEnv();
     const prepared = await prepareUpload(
       vaultKey,
-      {
-        file: new Blob([plain]),
-        name: 'Report Q3.pdf',
-        mimeType: 'application/pdf',
-        tags: ['work'],
-        thumbnail: false,
-      },
+      uploadInput([plain], 'Report Q3.pdf', 'application/pdf', { tags: ['work'] }),
       (done, total) => progress.push([done, total]),
       env,
     );
@@ -109,13 +115,7 @@ describe('files worker operations (real @vault/crypto)', () => {
     const vaultKey = await key();
     // Two batches and a bit, so sealing and sending really interleave.
     const plain = randomBytes(2 * BATCH_BYTES + 3 * FILE_CHUNK_SIZE + 77);
-    const input = {
-      file: new Blob([plain]),
-      name: 'big.bin',
-      mimeType: 'application/zip',
-      tags: [],
-      thumbnail: false,
-    };
+    const input = uploadInput([plain], 'big.bin', 'application/zip');
     const fields = await sealUploadMeta(vaultKey, input, memoryEnv().env);
     const received: Array<{ first: number; last: number; total: number; body: Uint8Array }> = [];
     const progress: Array<[number, number, number]> = [];
@@ -158,40 +158,26 @@ describe('files worker operations (real @vault/crypto)', () => {
 
   it('a part the storage refuses fails the upload with its status (code UPLOAD_HTTP)', async () => {
     const vaultKey = await key();
-    const input = {
-      file: new Blob([randomBytes(1000)]),
-      name: 'a',
-      mimeType: 'text/plain',
-      tags: [],
-      thumbnail: false,
-    };
+    const input = uploadInput([randomBytes(1000)], 'a', 'text/plain');
     const fields = await sealUploadMeta(vaultKey, input, memoryEnv().env);
-    const answer = await handleFilesRequest(
-      { id: 3, op: 'sendUpload', key: vaultKey, fields, input, target: { url: '/u', partSize: 1 << 20 } },
-      () => undefined,
-      {
+    const rpc = channelClient(
+      createFilesApi({
         ...memoryEnv().env,
         putPart: async () => {
           throw new UploadHttpError(403);
         },
-      },
+      }),
     );
-    expect(answer).toMatchObject({
-      ok: false,
-      error: { code: 'UPLOAD_HTTP', message: 'Upload failed with status 403' },
-    });
+    await expect(
+      rpc.call('sendUpload', vaultKey, fields, input, { url: '/u', partSize: 1 << 20 }),
+    ).rejects.toMatchObject({ code: 'UPLOAD_HTTP', message: 'Upload failed with status 403' });
+    rpc.terminate();
   });
 
   it('each upload gets its own id and key; an empty file is one empty chunk', async () => {
     const vaultKey = await key();
     const { env } = memoryEnv();
-    const input = {
-      file: new Blob([]),
-      name: 'empty.txt',
-      mimeType: 'text/plain',
-      tags: [],
-      thumbnail: false,
-    };
+    const input = uploadInput([], 'empty.txt', 'text/plain');
     const a = await prepareUpload(vaultKey, input, undefined, env);
     const b = await prepareUpload(vaultKey, input, undefined, env);
     expect(a.fields.fileId).not.toBe(b.fields.fileId);
@@ -205,13 +191,7 @@ describe('files worker operations (real @vault/crypto)', () => {
     const vaultKey = await key();
     const picture = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
     const { env } = memoryEnv({ makeThumbnail: async () => picture });
-    const input = {
-      file: new Blob([randomBytes(100)]),
-      name: 'cat.jpg',
-      mimeType: 'image/jpeg',
-      tags: [],
-      thumbnail: true,
-    };
+    const input = uploadInput([randomBytes(100)], 'cat.jpg', 'image/jpeg', { thumbnail: true });
     const prepared = await prepareUpload(vaultKey, input, undefined, env);
     expect(prepared.fields.encryptedThumbnail).toMatch(/^[0-9a-f]+:[0-9a-f]{24}$/);
     expect(
@@ -251,18 +231,10 @@ describe('files worker operations (real @vault/crypto)', () => {
       abort,
     };
     await expect(
-      prepareUpload(
-        vaultKey,
-        {
-          file: new Blob([randomBytes(10)]),
-          name: 'a.txt',
-          mimeType: 'text/plain',
-          tags: [],
-          thumbnail: false,
-        },
-        undefined,
-        { openStaging: async () => sink, makeThumbnail: async () => null },
-      ),
+      prepareUpload(vaultKey, uploadInput([randomBytes(10)], 'a.txt', 'text/plain'), undefined, {
+        openStaging: async () => sink,
+        makeThumbnail: async () => null,
+      }),
     ).rejects.toThrow();
     expect(abort).toHaveBeenCalledTimes(1);
   });
@@ -293,33 +265,34 @@ describe('files worker operations (real @vault/crypto)', () => {
     expect(out[2]!.ok).toBe(false);
   });
 
-  it('the dispatcher reports progress before its answer and turns failures into {code, message}', async () => {
+  it('through the worker: progress comes before the answer, failures keep their code', async () => {
     const vaultKey = await key();
-    const messages: string[] = [];
-    const answer = await handleFilesRequest(
-      {
-        id: 7,
-        op: 'decryptThumbnail',
-        key: vaultKey,
-        file: { id: newItemId(), wrappedKey: 'x' },
-        encryptedThumbnail: 'y',
-      },
-      (m) => messages.push(m.kind),
-    );
-    expect(answer).toMatchObject({ id: 7, kind: 'answer', ok: false, error: { code: 'BAD_FORMAT' } });
-    expect(messages).toEqual([]);
+    const rpc = channelClient(createFilesApi(memoryEnv().env), { inOrder: true });
+    await expect(
+      rpc.call('decryptThumbnail', vaultKey, { id: newItemId(), wrappedKey: 'x' }, 'y'),
+    ).rejects.toMatchObject({ code: 'BAD_FORMAT' });
+    const input = uploadInput([randomBytes(2 * FILE_CHUNK_SIZE)], 'a.bin', 'application/zip');
+    const fields = await rpc.call('sealUploadMeta', vaultKey, input);
+    const events: string[] = [];
+    const staged = rpc
+      .call('stageUpload', vaultKey, fields, input, (done, total) => events.push(`${done}/${total}`))
+      .then((prepared) => {
+        events.push('answer');
+        return prepared;
+      });
+    expect((await staged).ciphertext.size).toBe(fields.encryptedSize);
+    expect(events).toEqual([
+      `0/${fields.encryptedSize}`,
+      `${fields.encryptedSize}/${fields.encryptedSize}`,
+      'answer',
+    ]);
+    rpc.terminate();
   });
 
   it('InlineFilesCrypto: cancelUploads makes a running upload reject', async () => {
     const crypto = new InlineFilesCrypto();
     const vaultKey = await key();
-    const input = {
-      file: new Blob([randomBytes(2 * FILE_CHUNK_SIZE)]),
-      name: 'a.bin',
-      mimeType: 'application/zip',
-      tags: [],
-      thumbnail: false,
-    };
+    const input = uploadInput([randomBytes(2 * FILE_CHUNK_SIZE)], 'a.bin', 'application/zip');
     const fields = await crypto.sealUploadMeta(vaultKey, input);
     const running = crypto.stageUpload(vaultKey, fields, input);
     crypto.cancelUploads();

@@ -11,7 +11,7 @@ import {
   unwrapFileKey,
 } from '@vault/crypto';
 import { createSHA256 } from 'hash-wasm';
-import { encryptBlob } from './files-chunks';
+import { encryptBlob, readBlob } from './files-chunks';
 import type {
   FileMetaOutcome,
   PreparedUpload,
@@ -21,8 +21,9 @@ import type {
   UploadInput,
 } from './files-messages';
 import { PART_BYTES, PartSender, blobPartPut, type PartPut } from './files-parts';
-import { openStaging, type StagingSink } from './files-staging';
+import { openStaging, releaseStaging, type StagingSink } from './files-staging';
 import { makeThumbnail } from './files-thumbnail';
+import { transfer } from './worker-rpc';
 
 /**
  * The files operations on @vault/crypto. They run inside files.worker.ts in the browser and
@@ -70,16 +71,6 @@ export async function openThumbnail(
   return decryptThumbnail(fileKey, file.id, encryptedThumbnail);
 }
 
-async function readPiece(blob: Blob): Promise<Uint8Array> {
-  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer());
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-    reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
-    reader.readAsArrayBuffer(blob);
-  });
-}
-
 /** The Blob's bytes as a stream: its own stream() where it has one, else read piece by piece. */
 export function blobStream(blob: Blob, pieceSize = READ_PIECE): ReadableStream<Uint8Array> {
   if (typeof blob.stream === 'function') return blob.stream() as ReadableStream<Uint8Array>;
@@ -91,7 +82,7 @@ export function blobStream(blob: Blob, pieceSize = READ_PIECE): ReadableStream<U
         return;
       }
       const end = Math.min(blob.size, offset + pieceSize);
-      const piece = await readPiece(blob.slice(offset, end));
+      const piece = await readBlob(blob.slice(offset, end));
       offset = end;
       controller.enqueue(piece);
     },
@@ -272,3 +263,39 @@ export async function sendUploadParts(
   await sender.finish();
   return digest === undefined ? {} : { plaintextSha256: digest };
 }
+
+/**
+ * What files.worker.ts serves (worker-rpc.ts), and InlineFilesCrypto runs in-thread; `env` is
+ * where uploads stage and send (the browser's by default; tests pass their own).
+ */
+export function createFilesApi(env: UploadEnvironment = defaultUploadEnvironment) {
+  return {
+    decryptMetadata: decryptMetadataBatch,
+    async decryptThumbnail(
+      key: CryptoKey,
+      file: { id: string; wrappedKey: string },
+      encryptedThumbnail: string,
+    ): Promise<Uint8Array> {
+      const picture = await openThumbnail(key, file, encryptedThumbnail);
+      // The decrypted picture's buffer moves to the page instead of being copied.
+      return transfer(picture, [picture.buffer as ArrayBuffer]);
+    },
+    sealUploadMeta: (key: CryptoKey, input: UploadInput) => sealUploadMeta(key, input, env),
+    stageUpload: (
+      key: CryptoKey,
+      fields: SealedUploadFields,
+      input: UploadInput,
+      onProgress?: (done: number, total: number) => void,
+    ) => stageUpload(key, fields, input, onProgress, env),
+    sendUpload: (
+      key: CryptoKey,
+      fields: SealedUploadFields,
+      input: UploadInput,
+      target: { url: string; partSize: number },
+      onProgress?: (sealed: number, total: number, sent: number) => void,
+    ) => sendUploadParts(key, fields, input, target, onProgress, env),
+    releaseUpload: (staging: PreparedUpload['staging']) => releaseStaging(staging),
+  };
+}
+
+export type FilesApi = ReturnType<typeof createFilesApi>;

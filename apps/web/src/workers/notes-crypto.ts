@@ -1,15 +1,13 @@
 import type { KdfParams } from '@vault/crypto';
-import { CryptoOperationError } from './crypto-service';
 import type {
   DecryptOutcome,
   EncryptedBackupEnvelope,
   NotePlain,
-  NotesWorkerRequest,
-  NotesWorkerResponse,
-  NotesWorkerResult,
   SealedNote,
   SealedNoteFields,
 } from './notes-messages';
+import type { NotesApi } from './notes-ops';
+import { WorkerClient, localClient, type RpcClient } from './worker-rpc';
 
 /** What the notes screens ask of the crypto: everything runs in notes.worker.ts when it can. */
 export interface NotesCrypto {
@@ -22,9 +20,6 @@ export interface NotesCrypto {
   openBackup(password: string, envelope: unknown): Promise<string>;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type Pending = { resolve: (r: NotesWorkerResult) => void; reject: (e: Error) => void };
-
 /** Only what the worker needs of a note crosses the boundary (no timestamps, no flags beyond isEncrypted). */
 const sealedOnly = (n: SealedNote): SealedNote => ({
   id: n.id,
@@ -35,61 +30,47 @@ const sealedOnly = (n: SealedNote): SealedNote => ({
   isEncrypted: n.isEncrypted,
 });
 
-/** One notes.worker.ts: starts on first use and answers its requests in order. */
-class NotesWorkerHandle {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+/** Below this many notes per worker a batch is not split (a message round trip is not free). */
+const MIN_SLICE = 25;
 
-  constructor(private readonly name: string) {}
+/**
+ * The operations as calls to notesApi. Decryption is spread over every lane (each batch is split
+ * into contiguous slices, one per lane, and the answers are joined back in order); everything
+ * else goes to the first lane.
+ */
+abstract class RpcNotesCrypto implements NotesCrypto {
+  constructor(private readonly lanes: readonly RpcClient<NotesApi>[]) {}
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./notes.worker.ts', import.meta.url), {
-      type: 'module',
-      name: this.name,
-    });
-    worker.addEventListener('message', (event: MessageEvent<NotesWorkerResponse>) => {
-      const msg = event.data;
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (msg.ok) p.resolve(msg.result);
-      else p.reject(new CryptoOperationError(msg.error.code, msg.error.message));
-    });
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      const error = new CryptoOperationError(
-        'UNSUPPORTED_ENVIRONMENT',
-        'The encryption worker could not start. Please reload the page.',
-      );
-      for (const p of this.pending.values()) p.reject(error);
-      this.pending.clear();
-      this.worker?.terminate();
-      this.worker = null;
-    });
-    this.worker = worker;
-    return worker;
+  private get first(): RpcClient<NotesApi> {
+    return this.lanes[0]!;
   }
 
-  call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
-    const id = this.nextId++;
-    return new Promise<NotesWorkerResult>((resolve, reject) => {
-      let worker: Worker;
-      try {
-        worker = this.ensureWorker();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id } as NotesWorkerRequest);
-    });
+  async decryptBatch(key: CryptoKey, notes: readonly SealedNote[]): Promise<DecryptOutcome[]> {
+    const sealed = notes.map(sealedOnly);
+    const slices = Math.max(1, Math.min(this.lanes.length, Math.floor(sealed.length / MIN_SLICE)));
+    const size = Math.ceil(sealed.length / slices);
+    const answers = await Promise.all(
+      Array.from({ length: slices }, (_, i) =>
+        this.lanes[i]!.call('decryptBatch', key, sealed.slice(i * size, (i + 1) * size)),
+      ),
+    );
+    return answers.flat();
   }
 
-  terminate(): void {
-    this.worker?.terminate();
-    this.worker = null;
+  encrypt(key: CryptoKey, noteId: string | undefined, plain: NotePlain): Promise<SealedNoteFields> {
+    return this.first.call('encrypt', key, noteId, plain);
+  }
+
+  update(key: CryptoKey, note: SealedNote, plain: NotePlain): Promise<SealedNoteFields> {
+    return this.first.call('update', key, sealedOnly(note), plain);
+  }
+
+  sealBackup(password: string, json: string, kdfParams?: KdfParams): Promise<EncryptedBackupEnvelope> {
+    return this.first.call('sealBackup', password, json, kdfParams);
+  }
+
+  openBackup(password: string, envelope: unknown): Promise<string> {
+    return this.first.call('openBackup', password, envelope);
   }
 }
 
@@ -99,62 +80,26 @@ function defaultWorkerCount(): number {
   return Math.min(4, Math.max(2, cores - 1));
 }
 
-/** Below this many notes per worker a batch is not split (a message round trip is not free). */
-const MIN_SLICE = 25;
+function notesWorker(name: string): WorkerClient<NotesApi> {
+  return new WorkerClient<NotesApi>({
+    start: () => new Worker(new URL('./notes.worker.ts', import.meta.url), { type: 'module', name }),
+  });
+}
 
 /**
- * Talks to notes.worker.ts. Decryption is spread over a small pool of workers (each batch is
- * split into contiguous slices, one per worker, and the answers are joined back in order), since
- * decrypting a large vault is CPU-bound; everything else goes to the first worker. The workers
- * start on first use.
+ * Talks to notes.worker.ts, over a small pool of workers since decrypting a large vault is
+ * CPU-bound (see RpcNotesCrypto). The workers start on first use.
  */
-export class WorkerNotesCrypto implements NotesCrypto {
-  private readonly workers: NotesWorkerHandle[];
+export class WorkerNotesCrypto extends RpcNotesCrypto {
+  private readonly workers: WorkerClient<NotesApi>[];
 
   constructor(workerCount: number = defaultWorkerCount()) {
     const count = Math.max(1, Math.floor(workerCount));
-    this.workers = Array.from(
-      { length: count },
-      (_, i) => new NotesWorkerHandle(i === 0 ? 'vault-notes' : `vault-notes-${i + 1}`),
+    const workers = Array.from({ length: count }, (_, i) =>
+      notesWorker(i === 0 ? 'vault-notes' : `vault-notes-${i + 1}`),
     );
-  }
-
-  private call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
-    return this.workers[0]!.call(req);
-  }
-
-  async decryptBatch(key: CryptoKey, notes: readonly SealedNote[]): Promise<DecryptOutcome[]> {
-    const sealed = notes.map(sealedOnly);
-    const slices = Math.max(1, Math.min(this.workers.length, Math.floor(sealed.length / MIN_SLICE)));
-    const size = Math.ceil(sealed.length / slices);
-    const answers = await Promise.all(
-      Array.from({ length: slices }, (_, i) =>
-        this.workers[i]!.call({ op: 'decrypt', key, notes: sealed.slice(i * size, (i + 1) * size) }),
-      ),
-    );
-    return (answers as DecryptOutcome[][]).flat();
-  }
-
-  async encrypt(key: CryptoKey, noteId: string | undefined, plain: NotePlain): Promise<SealedNoteFields> {
-    const req = noteId
-      ? ({ op: 'encrypt', key, noteId, plain } as const)
-      : ({ op: 'encrypt', key, plain } as const);
-    return (await this.call(req)) as SealedNoteFields;
-  }
-
-  async update(key: CryptoKey, note: SealedNote, plain: NotePlain): Promise<SealedNoteFields> {
-    return (await this.call({ op: 'update', key, note: sealedOnly(note), plain })) as SealedNoteFields;
-  }
-
-  async sealBackup(password: string, json: string, kdfParams?: KdfParams): Promise<EncryptedBackupEnvelope> {
-    const req = kdfParams
-      ? ({ op: 'sealBackup', password, json, kdfParams } as const)
-      : ({ op: 'sealBackup', password, json } as const);
-    return (await this.call(req)) as EncryptedBackupEnvelope;
-  }
-
-  async openBackup(password: string, envelope: unknown): Promise<string> {
-    return (await this.call({ op: 'openBackup', password, envelope })) as string;
+    super(workers);
+    this.workers = workers;
   }
 
   terminate(): void {
@@ -163,42 +108,13 @@ export class WorkerNotesCrypto implements NotesCrypto {
 }
 
 /**
- * The same operations on the calling thread, through the worker's own dispatcher (so failures
- * look exactly alike). Loaded lazily: the main bundle does not carry the crypto code.
- * Used where no Worker exists (jsdom tests) and by tests that want the real crypto in-thread.
+ * The same operations on the calling thread (localClient: failures look exactly alike). Loaded
+ * lazily: the main bundle does not carry the crypto code. Used where no Worker exists (jsdom
+ * tests) and by tests that want the real crypto in-thread.
  */
-export class InlineNotesCrypto implements NotesCrypto {
-  private async call(req: DistributiveOmit<NotesWorkerRequest, 'id'>): Promise<NotesWorkerResult> {
-    const { handleNotesRequest } = await import('./notes-dispatch');
-    const answer = await handleNotesRequest({ ...req, id: 0 } as NotesWorkerRequest);
-    if (!answer.ok) throw new CryptoOperationError(answer.error.code, answer.error.message);
-    return answer.result;
-  }
-
-  async decryptBatch(key: CryptoKey, notes: readonly SealedNote[]): Promise<DecryptOutcome[]> {
-    return (await this.call({ op: 'decrypt', key, notes: notes.map(sealedOnly) })) as DecryptOutcome[];
-  }
-
-  async encrypt(key: CryptoKey, noteId: string | undefined, plain: NotePlain): Promise<SealedNoteFields> {
-    const req = noteId
-      ? ({ op: 'encrypt', key, noteId, plain } as const)
-      : ({ op: 'encrypt', key, plain } as const);
-    return (await this.call(req)) as SealedNoteFields;
-  }
-
-  async update(key: CryptoKey, note: SealedNote, plain: NotePlain): Promise<SealedNoteFields> {
-    return (await this.call({ op: 'update', key, note: sealedOnly(note), plain })) as SealedNoteFields;
-  }
-
-  async sealBackup(password: string, json: string, kdfParams?: KdfParams): Promise<EncryptedBackupEnvelope> {
-    const req = kdfParams
-      ? ({ op: 'sealBackup', password, json, kdfParams } as const)
-      : ({ op: 'sealBackup', password, json } as const);
-    return (await this.call(req)) as EncryptedBackupEnvelope;
-  }
-
-  async openBackup(password: string, envelope: unknown): Promise<string> {
-    return (await this.call({ op: 'openBackup', password, envelope })) as string;
+export class InlineNotesCrypto extends RpcNotesCrypto {
+  constructor() {
+    super([localClient(async () => (await import('./notes-ops')).notesApi)]);
   }
 }
 

@@ -1,9 +1,9 @@
 import type { KdfParams } from '@vault/crypto';
 
 /**
- * The notes worker's protocol (notes.worker.ts). One request per message, answered once and
- * matched by `id`. The vault key travels with each request as a NON-extractable CryptoKey
- * (structured clone keeps the flag): the worker keeps no key between requests.
+ * What crosses the notes worker's boundary (notes.worker.ts serves notesApi of notes-ops.ts). The
+ * vault key travels with each call as a NON-extractable CryptoKey (structured clone keeps the
+ * flag): the worker keeps no key between calls.
  */
 
 /** A sealed note as the API returns it (only the fields decryption needs cross the boundary). */
@@ -42,17 +42,3 @@ export interface EncryptedBackupEnvelope {
   salt: string;
   data: string;
 }
-
-export type NotesWorkerRequest =
-  | { id: number; op: 'decrypt'; key: CryptoKey; notes: SealedNote[] }
-  /** `noteId` absent: the worker makes a fresh UUID v4 (returned in the answer's `id`). */
-  | { id: number; op: 'encrypt'; key: CryptoKey; noteId?: string; plain: NotePlain }
-  | { id: number; op: 'update'; key: CryptoKey; note: SealedNote; plain: NotePlain }
-  | { id: number; op: 'sealBackup'; password: string; json: string; kdfParams?: KdfParams }
-  | { id: number; op: 'openBackup'; password: string; envelope: unknown };
-
-export type NotesWorkerResult = DecryptOutcome[] | SealedNoteFields | EncryptedBackupEnvelope | string;
-
-export type NotesWorkerResponse =
-  | { id: number; ok: true; result: NotesWorkerResult }
-  | { id: number; ok: false; error: { code: string; message: string } };

@@ -157,3 +157,14 @@ export async function openBackup(password: string, envelope: unknown): Promise<s
     key.fill(0);
   }
 }
+
+/** What notes.worker.ts serves (worker-rpc.ts), and InlineNotesCrypto runs in-thread. */
+export const notesApi = {
+  decryptBatch,
+  encrypt: encryptNewNote,
+  update: reencryptNote,
+  sealBackup,
+  openBackup,
+};
+
+export type NotesApi = typeof notesApi;
