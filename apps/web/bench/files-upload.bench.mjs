@@ -13,14 +13,17 @@
 // Blob at the end: what the app avoids). RSS of every Chromium process is sampled every 50 ms;
 // the report gives the peak above the idle baseline, per phase, for the renderer (page + worker)
 // and for all processes together.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import {
+  CHROMIUM_PATH,
+  chromiumProcessTree,
+  launchPersistentChromium,
+} from '../../../scripts/lib/chromium.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const args = process.argv.slice(2);
@@ -31,9 +34,8 @@ const arg = (name, fallback) => {
 const SIZE = Number(arg('--size-mib', '100')) * 1024 * 1024;
 const MODES = arg('--modes', 'opfs,slabs,naive').split(',');
 const FORCE_GC = args.includes('--gc');
-const CHROMIUM = '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
-  console.error(`No Chromium at ${CHROMIUM}`);
+if (!existsSync(CHROMIUM_PATH)) {
+  console.error(`No Chromium at ${CHROMIUM_PATH}`);
   process.exit(1);
 }
 
@@ -76,50 +78,10 @@ const MARKER = `--vault-upload-bench=${process.pid}`;
 // A persistent profile on disk: an incognito context (browser.newContext()) keeps OPFS in the
 // browser process's memory, which is not what a user's profile does.
 const launch = (dir) =>
-  chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    args: [
-      MARKER,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...(FORCE_GC ? ['--js-flags=--expose-gc'] : []),
-    ],
-  });
+  launchPersistentChromium(dir, { args: [MARKER, ...(FORCE_GC ? ['--js-flags=--expose-gc'] : [])] });
 
 /** Every process under the browser's (found by its marker argument), with its RSS (KiB) and type. */
-async function processes() {
-  const all = new Map();
-  let rootPid = null;
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser';
-      if (cmd.includes(MARKER)) rootPid = Number(name);
-      all.set(Number(name), { ppid, rss, type });
-    } catch {
-      // gone
-    }
-  }
-  const tree = [];
-  const walk = (pid) => {
-    const p = all.get(pid);
-    if (!p) return;
-    tree.push({ pid, ...p });
-    for (const [child, c] of all) if (c.ppid === pid) walk(child);
-  };
-  if (rootPid !== null) walk(rootPid);
-  return tree;
-}
+const processes = () => chromiumProcessTree(MARKER);
 
 let samples = [];
 let currentPhase = 'idle';

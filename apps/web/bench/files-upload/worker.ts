@@ -1,9 +1,10 @@
 /**
  * Benchmark worker (apps/web/bench/files-upload.bench.mjs): seals a file for upload with the web app's
- * real prepareUpload (apps/web/src/workers/files-ops.ts) into one of three stagings.
+ * real sealing and staging (apps/web/src/workers/files-ops.ts, both steps joined by
+ * apps/web/src/testing/prepare-upload.ts) into one of three stagings.
  */
 import { importVaultKey, randomBytes } from '@vault/crypto';
-import { prepareUpload } from '../../src/workers/files-ops';
+import { prepareUpload } from '../../src/testing/prepare-upload';
 import {
   MemoryStaging,
   openOpfsStaging,

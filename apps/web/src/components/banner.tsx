@@ -38,3 +38,8 @@ export function Banner({ tone = 'info', title, children, action, icon, role, cla
     </div>
   );
 }
+
+/** A form's or an action's error, when there is one: the danger banner (an alert), else nothing. */
+export function ErrorBanner({ error }: { error: ReactNode }) {
+  return error ? <Banner tone="danger">{error}</Banner> : null;
+}

@@ -25,21 +25,20 @@ export function SecondFactorField({
   disabled,
   codeName = 'code',
 }: SecondFactorFieldProps) {
+  // Either field takes the focus as it appears (the key makes the switch a new input).
+  const common = { autoComplete: 'one-time-code', disabled, autoFocus: true, className: 'field--code' };
   return useBackup ? (
     <TextField
       key="backup"
       label="Backup code"
       name="backupCode"
-      autoComplete="one-time-code"
       autoCapitalize="characters"
       spellCheck={false}
       placeholder="XXXX-XXXX"
       maxLength={BACKUP_CODE_MAX_LENGTH}
       value={backupCode}
       onChange={(e) => onBackupCode(sanitizeBackupCode(e.target.value))}
-      disabled={disabled}
-      autoFocus
-      className="field--code"
+      {...common}
     />
   ) : (
     <TextField
@@ -47,14 +46,11 @@ export function SecondFactorField({
       label="Verification code"
       name={codeName}
       inputMode="numeric"
-      autoComplete="one-time-code"
       placeholder="123456"
       maxLength={CODE_LENGTH}
       value={code}
       onChange={(e) => onCode(sanitizeCode(e.target.value))}
-      disabled={disabled}
-      autoFocus
-      className="field--code"
+      {...common}
     />
   );
 }

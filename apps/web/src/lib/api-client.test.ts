@@ -23,6 +23,20 @@ function setup(options: { token?: string | null; now?: () => number } = {}) {
   return { server, client, failures, token: () => token };
 }
 
+/**
+ * GET /notes fails with `status` every time while the refresh succeeds: the call is retried once
+ * after the refresh, then rejects with `message`.
+ */
+async function expectNotesRetriedOnce(status: number, error: string, message: string) {
+  const context = setup();
+  context.server
+    .on('GET /api/notes', () => json(status, { error }))
+    .on('POST /api/auth/refresh', () => json(200, { access: fakeJwt('new') }));
+  await expect(context.client.get('/notes')).rejects.toMatchObject({ status, message });
+  expect(context.server.calls('GET /api/notes')).toHaveLength(2);
+  return context;
+}
+
 /** A promise the test settles by hand, to hold a refresh in flight. */
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -115,29 +129,17 @@ describe('ApiClient', () => {
     });
 
     it('refreshes on 500 too, and retries once only', async () => {
-      const { server, client, failures } = setup();
-      server
-        .on('GET /api/notes', () => json(500, { error: 'Internal server error' }))
-        .on('POST /api/auth/refresh', () => json(200, { access: fakeJwt('new') }));
-      await expect(client.get('/notes')).rejects.toMatchObject({
-        status: 500,
-        message: 'Internal server error',
-      });
-      expect(server.calls('GET /api/notes')).toHaveLength(2);
+      const { failures } = await expectNotesRetriedOnce(
+        500,
+        'Internal server error',
+        'Internal server error',
+      );
       expect(failures).toHaveLength(0);
     });
 
     it("ends the session with 'Authentication failed' when the retry is refused again", async () => {
-      const { server, client, failures } = setup();
-      server
-        .on('GET /api/notes', () => json(401, { error: 'Session has ended' }))
-        .on('POST /api/auth/refresh', () => json(200, { access: fakeJwt('new') }));
-      await expect(client.get('/notes')).rejects.toMatchObject({
-        status: 401,
-        message: 'Authentication failed',
-      });
+      const { failures } = await expectNotesRetriedOnce(401, 'Session has ended', 'Authentication failed');
       expect(failures).toHaveLength(1);
-      expect(server.calls('GET /api/notes')).toHaveLength(2);
     });
 
     it("ends the session when the refresh fails ('Token refresh failed: {status}')", async () => {

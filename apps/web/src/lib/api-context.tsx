@@ -1,14 +1,11 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ApiClient } from './api-client';
+import { createRequiredContext } from './required-context';
 
-const ApiClientContext = createContext<ApiClient | null>(null);
+const ApiClientContext = createRequiredContext<ApiClient>('useApiClient needs an ApiClientProvider');
 
 export function ApiClientProvider({ client, children }: { client: ApiClient; children: ReactNode }) {
   return <ApiClientContext.Provider value={client}>{children}</ApiClientContext.Provider>;
 }
 
-export function useApiClient(): ApiClient {
-  const client = useContext(ApiClientContext);
-  if (!client) throw new Error('useApiClient needs an ApiClientProvider');
-  return client;
-}
+export const useApiClient = ApiClientContext.use;

@@ -1,8 +1,6 @@
 import { noteCountsResponseSchema, type NoteCountsResponse } from '@vault/contracts';
 import type { ApiClient } from './api-client';
-import { useApiClient } from './api-context';
-import { parseResponse } from './parse-response';
-import { useQuery } from './query';
+import { defineGetQuery } from './get-query';
 
 export type NoteCounts = NoteCountsResponse;
 
@@ -13,13 +11,8 @@ export type NoteCounts = NoteCountsResponse;
  * query stays failed and stale, so Retry, the next successful load of the notes or the next page
  * asks again (the shell, app/layouts/vault-layout.tsx).
  */
-export async function getNoteCounts(api: ApiClient): Promise<NoteCounts> {
-  return parseResponse(noteCountsResponseSchema, await api.get<unknown>('/notes/counts'));
-}
+const noteCounts = defineGetQuery('/notes/counts', noteCountsResponseSchema, 'notes/counts');
 
-export const noteCountsQueryKey = 'notes/counts';
-
-export function useNoteCounts(enabled = true) {
-  const api = useApiClient();
-  return useQuery({ queryKey: noteCountsQueryKey, queryFn: () => getNoteCounts(api), enabled });
-}
+export const getNoteCounts: (api: ApiClient) => Promise<NoteCounts> = noteCounts.get;
+export const noteCountsQueryKey = noteCounts.queryKey;
+export const useNoteCounts = noteCounts.use;

@@ -1,13 +1,6 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useEffectEvent,
-  useMemo,
-  useSyncExternalStore,
-} from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
+import { createRequiredContext } from './required-context';
 
 /**
  * A deliberately small query cache (the part of TanStack Query this app needs): one entry per
@@ -102,17 +95,13 @@ export class QueryCache {
   }
 }
 
-const QueryCacheContext = createContext<QueryCache | null>(null);
+const QueryCacheContext = createRequiredContext<QueryCache>('useQueryCache needs a QueryCacheProvider');
 
 export function QueryCacheProvider({ cache, children }: { cache: QueryCache; children: ReactNode }) {
   return <QueryCacheContext.Provider value={cache}>{children}</QueryCacheContext.Provider>;
 }
 
-export function useQueryCache(): QueryCache {
-  const cache = useContext(QueryCacheContext);
-  if (!cache) throw new Error('useQueryCache needs a QueryCacheProvider');
-  return cache;
-}
+export const useQueryCache = QueryCacheContext.use;
 
 export interface UseQueryOptions<T> {
   queryKey: string;

@@ -37,6 +37,11 @@ export abstract class FakeRouteApi<R extends RoutedRequest> {
     return this;
   }
 
+  /** The next request to `route` (or `times` of them) answers 503 'Service unavailable'. */
+  unavailable(route: string, times = 1): this {
+    return this.fail(route, 503, 'Service unavailable', times);
+  }
+
   /** Requests to `route` wait until `release(route)`. */
   hold(route: string): this {
     this.holding.add(route);

@@ -7,6 +7,23 @@ export interface FakeRequest {
   headers: Record<string, string>;
 }
 
+/** A fetch call as the fakes see it: the method, the path, the JSON body, lower-cased headers; and its URL. */
+export function readFakeRequest(
+  input: RequestInfo | URL,
+  init: RequestInit = {},
+): FakeRequest & { url: URL } {
+  const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = Object.fromEntries(
+    Object.entries((init.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
+      k.toLowerCase(),
+      v,
+    ]),
+  );
+  const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+  return { url, method, path: url.pathname, body, headers };
+}
+
 export type FakeHandler = (req: FakeRequest) => Response | Promise<Response>;
 
 export function json(status: number, body?: unknown, headers: Record<string, string> = {}): Response {
@@ -59,18 +76,10 @@ export class FakeServer {
   }
 
   fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const headers = Object.fromEntries(
-      Object.entries((init.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
-        k.toLowerCase(),
-        v,
-      ]),
-    );
-    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const req = { method, path: url.pathname, body, headers };
+    const { method, path, body, headers } = readFakeRequest(input, init);
+    const req = { method, path, body, headers };
     this.requests.push(req);
-    const handler = this.handlers.get(`${method} ${url.pathname}`);
+    const handler = this.handlers.get(`${method} ${path}`);
     if (!handler) return json(404, { error: 'Not found', code: 'NOT_FOUND' });
     return handler(req);
   };

@@ -220,7 +220,7 @@ describe('legacy keys in the vault', () => {
     api.keys = [await legacyKey()];
     api.files = [await fileUnder(a.vaultKey)];
     const fileId = api.files[0]!.id;
-    api.fail(`PUT /api/files/${fileId}/key`, 503, 'Service unavailable');
+    api.unavailable(`PUT /api/files/${fileId}/key`);
     const { user } = await setup(api);
 
     await user.click(await screen.findByRole('button', { name: 'Unlock' }));
@@ -248,7 +248,7 @@ describe('legacy keys in the vault', () => {
     const a = await old();
     const api = new LegacyApi([await sealNote(a.vaultKey, { title: 'Active old' })]);
     api.keys = [await legacyKey()];
-    api.fail('GET /api/files', 503, 'Service unavailable');
+    api.unavailable('GET /api/files');
     const { user } = await setup(api);
 
     await user.click(await screen.findByRole('button', { name: 'Unlock' }));

@@ -1,4 +1,5 @@
-import { ExportSection, ImportSection } from '../../features/notes/backup/components/backup-sections';
+import { ExportSection } from '../../features/notes/backup/components/export-section';
+import { ImportSection } from '../../features/notes/backup/components/import-section';
 import { SettingsPage } from '../../features/settings/components/settings-page';
 
 /** /settings, with the notes' export and import leading the Data & Privacy tab. */

@@ -34,8 +34,48 @@ async function emptyTrashButton(): Promise<HTMLButtonElement> {
   return button;
 }
 
+/** Clicks `name` in the confirmation that is open. */
+async function confirmWith(user: { click: (element: Element) => Promise<void> }, name: string) {
+  await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name }));
+}
+
 const trashed = (key: CryptoKey, title: string, content: string, deletedAt: string) =>
   sealNote(key, { title, content }, { deletedAt, updatedAt: '2026-01-01T00:00:00.000Z' });
+
+const deletedFile = (
+  key: CryptoKey,
+  name: string,
+  size: number,
+  deletedAt: string,
+  mimeType = 'text/plain',
+) => sealFile(key, { name, mimeType }, { size, deletedAt });
+
+/** The trash holding notes with these titles (and no content), newest first. */
+const notesInTrash = (...titles: string[]) =>
+  setup(
+    async (key) =>
+      new FakeNotesApi(
+        [],
+        await Promise.all(
+          titles.map((title, i) => trashed(key, title, '', `2026-05-0${3 - i}T10:00:00.000Z`)),
+        ),
+      ),
+  );
+
+/** The trash with one deleted note or file called `name`; its API answers `refused` (a route) with 503. */
+function oneInTrash(kind: 'note' | 'file', name: string, refused?: string) {
+  const deletedAt = '2026-05-03T10:00:00.000Z';
+  const refuse = <A extends FakeNotesApi | FakeFilesApi>(api: A): A => {
+    if (refused) api.unavailable(refused);
+    return api;
+  };
+  return kind === 'note'
+    ? setup(async (key) => refuse(new FakeNotesApi([], [await trashed(key, name, '', deletedAt)])))
+    : setup(
+        async () => new FakeNotesApi(),
+        async (key) => refuse(new FakeFilesApi([], [await deletedFile(key, name, 100, deletedAt)])),
+      );
+}
 
 describe('TrashPage', () => {
   it("lists deleted notes: 'Trash (count)', title or 'Untitled', 100-character preview or 'No content', deleted date", async () => {
@@ -70,43 +110,8 @@ describe('TrashPage', () => {
     expect((screen.getByRole('button', { name: 'Empty Trash' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('restores a note: it leaves the trash and is back in the vault', async () => {
-    const { user, api, router } = await setup(
-      async (key) =>
-        new FakeNotesApi([], [await trashed(key, 'Bring me back', 'body', '2026-05-02T10:00:00.000Z')]),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Restore Bring me back' }));
-    expect(await screen.findByText('Trash is empty')).toBeTruthy();
-    expect(api.calls('POST /api/notes/:id/restore')).toHaveLength(1);
-    expect(api.active).toHaveLength(1);
-    await router.navigate('/vault');
-    expect(await screen.findByRole('button', { name: 'Bring me back' })).toBeTruthy();
-  });
-
-  it("'Failed to restore note' when the API refuses", async () => {
-    const { user } = await setup(async (key) =>
-      new FakeNotesApi([], [await trashed(key, 'Stuck', '', '2026-05-02T10:00:00.000Z')]).fail(
-        'POST /api/notes/:id/restore',
-        503,
-        'Service unavailable',
-      ),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Restore Stuck' }));
-    expect(await screen.findByText('Failed to restore note: Service unavailable')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
-  });
-
   it('deletes one note permanently after the confirmation', async () => {
-    const { user, api } = await setup(
-      async (key) =>
-        new FakeNotesApi(
-          [],
-          [
-            await trashed(key, 'Gone for good', '', '2026-05-02T10:00:00.000Z'),
-            await trashed(key, 'Keep in trash', '', '2026-05-01T10:00:00.000Z'),
-          ],
-        ),
-    );
+    const { user, api } = await notesInTrash('Gone for good', 'Keep in trash');
     await user.click(await screen.findByRole('button', { name: 'Delete Gone for good permanently' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Delete permanently' });
     expect(
@@ -118,46 +123,15 @@ describe('TrashPage', () => {
     expect(api.calls('DELETE /api/notes/:id/permanent')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Delete Gone for good permanently' }));
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
-    );
+    await confirmWith(user, 'Delete permanently');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(screen.queryByText('Gone for good')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
     expect(api.deleted.map((n) => n.id)).toHaveLength(1);
   });
 
-  it("'Failed to permanently delete note' stays in the confirmation", async () => {
-    const { user } = await setup(async (key) =>
-      new FakeNotesApi([], [await trashed(key, 'Sticky', '', '2026-05-02T10:00:00.000Z')]).fail(
-        'DELETE /api/notes/:id/permanent',
-        503,
-        'Service unavailable',
-      ),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Delete Sticky permanently' }));
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
-    );
-    expect(
-      await within(await screen.findByRole('alertdialog')).findByText(
-        'Failed to permanently delete note: Service unavailable',
-      ),
-    ).toBeTruthy();
-  });
-
   it("Empty Trash asks 'permanently delete all N items in trash' and empties it", async () => {
-    const { user, api } = await setup(
-      async (key) =>
-        new FakeNotesApi(
-          [],
-          [
-            await trashed(key, 'One', '', '2026-05-03T10:00:00.000Z'),
-            await trashed(key, 'Two', '', '2026-05-02T10:00:00.000Z'),
-            await trashed(key, 'Three', '', '2026-05-01T10:00:00.000Z'),
-          ],
-        ),
-    );
+    const { user, api } = await notesInTrash('One', 'Two', 'Three');
     await screen.findByRole('heading', { name: 'Trash (3)' });
     await user.click(await emptyTrashButton());
     const confirm = screen.getByRole('alertdialog', { name: 'Empty trash' });
@@ -174,28 +148,14 @@ describe('TrashPage', () => {
   });
 
   it("'Failed to empty trash'", async () => {
-    const { user } = await setup(async (key) =>
-      new FakeNotesApi([], [await trashed(key, 'One', '', '2026-05-03T10:00:00.000Z')]).fail(
-        'DELETE /api/notes/trash',
-        503,
-        'Service unavailable',
-      ),
-    );
+    const { user } = await oneInTrash('note', 'One', 'DELETE /api/notes/trash');
     await user.click(await emptyTrashButton());
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
-    );
+    await confirmWith(user, 'Empty Trash');
     expect(await screen.findByText('Failed to empty trash: Service unavailable')).toBeTruthy();
   });
 
   it("'Failed to load deleted items' with Retry", async () => {
-    const { user } = await setup(async (key) =>
-      new FakeNotesApi([], [await trashed(key, 'Later', '', '2026-05-03T10:00:00.000Z')]).fail(
-        'GET /api/notes/deleted',
-        503,
-        'Service unavailable',
-      ),
-    );
+    const { user } = await oneInTrash('note', 'Later', 'GET /api/notes/deleted');
     expect(await screen.findByText('Failed to load deleted items')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'Later' })).toBeTruthy();
@@ -226,14 +186,6 @@ describe('TrashPage', () => {
     expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
   });
 });
-
-const deletedFile = (
-  key: CryptoKey,
-  name: string,
-  size: number,
-  deletedAt: string,
-  mimeType = 'text/plain',
-) => sealFile(key, { name, mimeType }, { size, deletedAt });
 
 describe('TrashPage: deleted files', () => {
   it("lists them under 'Deleted Files': decrypted name, size in KB, deleted date; 'Trash (count)' counts notes and files", async () => {
@@ -274,35 +226,6 @@ describe('TrashPage: deleted files', () => {
     expect(screen.getByRole('button', { name: 'Restore Encrypted File' })).toBeTruthy();
   });
 
-  it('restores a file: it leaves the trash and is back in the File Vault', async () => {
-    const { user, files, router } = await setup(
-      async () => new FakeNotesApi(),
-      async (key) =>
-        new FakeFilesApi([], [await deletedFile(key, 'Back.txt', 100, '2026-05-04T10:00:00.000Z')]),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Restore Back.txt' }));
-    expect(await screen.findByText('Trash is empty')).toBeTruthy();
-    expect(files.calls('POST /api/files/:id/restore')).toHaveLength(1);
-    expect(files.active).toHaveLength(1);
-    await router.navigate('/files');
-    expect(await screen.findByRole('article', { name: 'Back.txt' })).toBeTruthy();
-  });
-
-  it("'Failed to restore file' when the API refuses", async () => {
-    const { user } = await setup(
-      async () => new FakeNotesApi(),
-      async (key) =>
-        new FakeFilesApi([], [await deletedFile(key, 'Stuck.txt', 100, '2026-05-04T10:00:00.000Z')]).fail(
-          'POST /api/files/:id/restore',
-          503,
-          'Service unavailable',
-        ),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Restore Stuck.txt' }));
-    expect(await screen.findByText('Failed to restore file: Service unavailable')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
-  });
-
   it("deletes a file permanently after 'Are you sure? This will permanently delete the file and cannot be undone.'", async () => {
     const { user, files } = await setup(
       async () => new FakeNotesApi(),
@@ -326,27 +249,6 @@ describe('TrashPage: deleted files', () => {
     expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
     expect(files.calls('DELETE /api/files/:id/permanent')).toHaveLength(1);
     expect(files.deleted).toHaveLength(1);
-  });
-
-  it("'Failed to permanently delete file' stays in the confirmation", async () => {
-    const { user } = await setup(
-      async () => new FakeNotesApi(),
-      async (key) =>
-        new FakeFilesApi([], [await deletedFile(key, 'Sticky.txt', 100, '2026-05-04T10:00:00.000Z')]).fail(
-          'DELETE /api/files/:id/permanent',
-          503,
-          'Service unavailable',
-        ),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Delete Sticky.txt permanently' }));
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete permanently' }),
-    );
-    expect(
-      await within(await screen.findByRole('alertdialog')).findByText(
-        'Failed to permanently delete file: Service unavailable',
-      ),
-    ).toBeTruthy();
   });
 
   it('Empty Trash covers notes and files: the count is both, and both trash endpoints are called', async () => {
@@ -378,17 +280,13 @@ describe('TrashPage: deleted files', () => {
     const { user } = await setup(
       async (key) => new FakeNotesApi([], [await trashed(key, 'Note', '', '2026-05-03T10:00:00.000Z')]),
       async (key) =>
-        new FakeFilesApi([], [await deletedFile(key, 'f.txt', 100, '2026-05-04T10:00:00.000Z')]).fail(
+        new FakeFilesApi([], [await deletedFile(key, 'f.txt', 100, '2026-05-04T10:00:00.000Z')]).unavailable(
           'DELETE /api/files/trash',
-          503,
-          'Service unavailable',
         ),
     );
     await screen.findByRole('heading', { name: 'Trash (2)' });
     await user.click(await emptyTrashButton());
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Empty Trash' }),
-    );
+    await confirmWith(user, 'Empty Trash');
     expect(await screen.findByText('Failed to empty trash: Service unavailable')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
@@ -399,11 +297,10 @@ describe('TrashPage: deleted files', () => {
     const { user } = await setup(
       async (key) => new FakeNotesApi([], [await trashed(key, 'Visible', '', '2026-05-03T10:00:00.000Z')]),
       async (key) =>
-        new FakeFilesApi([], [await deletedFile(key, 'later.txt', 100, '2026-05-04T10:00:00.000Z')]).fail(
-          'GET /api/files/deleted',
-          503,
-          'Service unavailable',
-        ),
+        new FakeFilesApi(
+          [],
+          [await deletedFile(key, 'later.txt', 100, '2026-05-04T10:00:00.000Z')],
+        ).unavailable('GET /api/files/deleted'),
     );
     expect(await screen.findByText('Failed to load deleted items')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Visible' })).toBeTruthy();
@@ -420,12 +317,44 @@ describe('TrashPage: deleted files', () => {
       '/files',
     );
     await user.click(await screen.findByRole('button', { name: 'Delete Moving.txt' }));
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Move to trash' }),
-    );
+    await confirmWith(user, 'Move to trash');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     await router.navigate('/trash');
     expect(await screen.findByRole('article', { name: 'Moving.txt' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
+  });
+});
+
+describe.each([
+  { kind: 'note', name: 'Stuck', base: '/api/notes', home: '/vault', role: 'button' },
+  { kind: 'file', name: 'Stuck.txt', base: '/api/files', home: '/files', role: 'article' },
+] as const)('TrashPage: a deleted $kind', ({ kind, name, base, home, role }) => {
+  it(`is restored: it leaves the trash and is back in ${home}`, async () => {
+    const { user, api, files, router } = await oneInTrash(kind, name);
+    await user.click(await screen.findByRole('button', { name: `Restore ${name}` }));
+    expect(await screen.findByText('Trash is empty')).toBeTruthy();
+    const owner = kind === 'note' ? api : files;
+    expect(owner.calls(`POST ${base}/:id/restore`)).toHaveLength(1);
+    expect(owner.active).toHaveLength(1);
+    await router.navigate(home);
+    expect(await screen.findByRole(role, { name })).toBeTruthy();
+  });
+
+  it(`'Failed to restore ${kind}', and it stays in the trash`, async () => {
+    const { user } = await oneInTrash(kind, name, `POST ${base}/:id/restore`);
+    await user.click(await screen.findByRole('button', { name: `Restore ${name}` }));
+    expect(await screen.findByText(`Failed to restore ${kind}: Service unavailable`)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Trash (1)' })).toBeTruthy();
+  });
+
+  it(`'Failed to permanently delete ${kind}' stays in the confirmation`, async () => {
+    const { user } = await oneInTrash(kind, name, `DELETE ${base}/:id/permanent`);
+    await user.click(await screen.findByRole('button', { name: `Delete ${name} permanently` }));
+    await confirmWith(user, 'Delete permanently');
+    expect(
+      await within(await screen.findByRole('alertdialog')).findByText(
+        `Failed to permanently delete ${kind}: Service unavailable`,
+      ),
+    ).toBeTruthy();
   });
 });

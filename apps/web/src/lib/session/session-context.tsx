@@ -1,17 +1,14 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { createRequiredContext } from '../required-context';
 import type { SessionState, SessionStore } from './session-store';
 
-const SessionContext = createContext<SessionStore | null>(null);
+const SessionContext = createRequiredContext<SessionStore>('useSessionStore needs a SessionProvider');
 
 export function SessionProvider({ store, children }: { store: SessionStore; children: ReactNode }) {
   return <SessionContext.Provider value={store}>{children}</SessionContext.Provider>;
 }
 
-export function useSessionStore(): SessionStore {
-  const store = useContext(SessionContext);
-  if (!store) throw new Error('useSessionStore needs a SessionProvider');
-  return store;
-}
+export const useSessionStore = SessionContext.use;
 
 /** The current session state; re-renders on every change. */
 export function useSession(): SessionState {

@@ -22,6 +22,17 @@ async function fillAndSubmit(
   await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
+/** Verify: the vault opens, and code 123456 went with alice's identifier and authKey. */
+async function verifyCodeAndOpen(app: Awaited<ReturnType<typeof renderApp>>) {
+  await app.user.click(screen.getByRole('button', { name: 'Verify' }));
+  await screen.findByRole('heading', { name: 'Personal Vault' });
+  expect(app.server.calls('POST /api/auth/2fa/login')[0]?.body).toEqual({
+    identifier: 'alice',
+    authKey: app.crypto.authKeyFor('Correct-horse-1'),
+    code: '123456',
+  });
+}
+
 describe('sign-in screen', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -146,13 +157,7 @@ describe('sign-in screen', () => {
 
       await app.user.type(input, '5678');
       expect((input as HTMLInputElement).value).toBe('123456');
-      await app.user.click(screen.getByRole('button', { name: 'Verify' }));
-      await screen.findByRole('heading', { name: 'Personal Vault' });
-      expect(app.server.calls('POST /api/auth/2fa/login')[0]?.body).toEqual({
-        identifier: 'alice',
-        authKey: app.crypto.authKeyFor('Correct-horse-1'),
-        code: '123456',
-      });
+      await verifyCodeAndOpen(app);
       expect(app.crypto.calls).toContain('openVaultKey:handle-1');
     });
 
@@ -238,12 +243,6 @@ describe('sign-in screen', () => {
     expect(screen.queryByText(emergency)).toBeNull();
     expect(app.storage.get(STORAGE_KEYS.savedUser)).toBeNull();
     await app.user.type(input, '123456');
-    await app.user.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByRole('heading', { name: 'Personal Vault' });
-    expect(app.server.calls('POST /api/auth/2fa/login')[0]?.body).toEqual({
-      identifier: 'alice',
-      authKey: app.crypto.authKeyFor('Correct-horse-1'),
-      code: '123456',
-    });
+    await verifyCodeAndOpen(app);
   });
 });

@@ -3,15 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FAKE_RECOVERY_KEY, withRecoveryCrypto } from '../../../testing/fake-recovery-crypto';
 import { FakeServer, TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
+import { fillSignup } from '../testing/signup-form';
 import { RECOVERY_KIT_FILE_NAME, recoveryKitText } from '../utils/recovery-kit';
-
-const FORM = {
-  Username: 'alice',
-  Email: 'alice@example.org',
-  'Phone number': '+1 555 0100',
-  Password: 'Correct-horse-1',
-  'Confirm password': 'Correct-horse-1',
-};
 
 async function signUp() {
   const server = new FakeServer()
@@ -21,9 +14,7 @@ async function signUp() {
     );
   const app = await renderApp({ path: '/register', server });
   const crypto = withRecoveryCrypto(app.crypto);
-  await screen.findByRole('heading', { name: 'Create your vault' });
-  for (const [label, value] of Object.entries(FORM)) await app.user.type(screen.getByLabelText(label), value);
-  await app.user.click(screen.getByRole('button', { name: 'Create account' }));
+  await fillSignup(app);
   await screen.findByRole('heading', { name: 'Save your recovery key' });
   return { app, crypto };
 }

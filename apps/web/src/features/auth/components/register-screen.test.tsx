@@ -2,27 +2,12 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeServer, TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
-
-const FORM = {
-  Username: 'alice',
-  Email: 'alice@example.org',
-  'Phone number': '+1 555 0100',
-  Password: 'Correct-horse-1',
-  'Confirm password': 'Correct-horse-1',
-};
-
-async function fill(app: Awaited<ReturnType<typeof renderApp>>, patch: Partial<typeof FORM> = {}) {
-  await screen.findByRole('heading', { name: 'Create your vault' });
-  for (const [label, value] of Object.entries({ ...FORM, ...patch })) {
-    if (value) await app.user.type(screen.getByLabelText(label), value);
-  }
-  await app.user.click(screen.getByRole('button', { name: 'Create account' }));
-}
+import { fillSignup } from '../testing/signup-form';
 
 describe('sign-up screen', () => {
   it('validates in the spec order before any key derivation', async () => {
     const app = await renderApp({ path: '/register' });
-    await fill(app, { Password: 'Correct-horse', 'Confirm password': 'Correct-horse' });
+    await fillSignup(app, { Password: 'Correct-horse', 'Confirm password': 'Correct-horse' });
     expect((await screen.findByRole('alert')).textContent).toBe('Password must contain at least one number');
     expect(app.crypto.calls).toEqual([]);
     expect(app.server.calls('POST /api/auth/signup')).toHaveLength(0);
@@ -30,7 +15,7 @@ describe('sign-up screen', () => {
 
   it("'Please fill in all fields' first", async () => {
     const app = await renderApp({ path: '/register' });
-    await fill(app, { Email: '' });
+    await fillSignup(app, { Email: '' });
     expect((await screen.findByRole('alert')).textContent).toBe('Please fill in all fields');
   });
 
@@ -43,7 +28,7 @@ describe('sign-up screen', () => {
       }),
     );
     const app = await renderApp({ path: '/register', server });
-    await fill(app, { Username: ' alice ' });
+    await fillSignup(app, { Username: ' alice ' });
     await screen.findByRole('heading', { name: 'Personal Vault' });
     const [signup] = app.server.calls('POST /api/auth/signup');
     expect(Object.keys(signup?.body as object).sort()).toEqual(
@@ -66,7 +51,7 @@ describe('sign-up screen', () => {
       json(409, { error: 'Username already taken', code: 'USERNAME_TAKEN' }),
     );
     const app = await renderApp({ path: '/register', server });
-    await fill(app);
+    await fillSignup(app);
     expect((await screen.findByRole('alert')).textContent).toBe('Username already taken');
     server.on('POST /api/auth/signup', () => new Response('', { status: 500 }));
     await app.user.click(screen.getByRole('button', { name: 'Create account' }));

@@ -2,11 +2,10 @@ import type { AuthResponse } from '@vault/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthLayout } from '../../../components/auth-layout';
-import { Banner } from '../../../components/banner';
+import { ErrorBanner } from '../../../components/banner';
+import { BoundFields, type BoundField } from '../../../components/bound-fields';
 import { Button } from '../../../components/button';
-import { TextField } from '../../../components/input';
 import { PasswordChecklist } from '../../../components/password-checklist';
-import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
 import { useSessionStore } from '../../../lib/session/session-context';
 import { passwordChecks, validateSignup, type SignupFields } from '../../../lib/signup-validation';
@@ -23,6 +22,42 @@ import { RecoveryKitStep } from './recovery-kit-step';
 export const REGISTER_MESSAGES = { failed: 'Registration failed' } as const;
 
 const EMPTY: SignupFields = { username: '', email: '', phoneNumber: '', password: '', confirmPassword: '' };
+
+const SIGNUP_FIELDS: BoundField<keyof SignupFields>[] = [
+  {
+    field: 'username',
+    label: 'Username',
+    name: 'username',
+    autoComplete: 'username',
+    autoCapitalize: 'off',
+    spellCheck: false,
+    autoFocus: true,
+  },
+  { field: 'email', label: 'Email', name: 'email', type: 'email', autoComplete: 'email' },
+  {
+    field: 'phoneNumber',
+    label: 'Phone number',
+    name: 'phoneNumber',
+    type: 'tel',
+    autoComplete: 'tel',
+    placeholder: '+1 555 123 4567',
+  },
+  {
+    field: 'password',
+    password: true,
+    label: 'Password',
+    name: 'password',
+    autoComplete: 'new-password',
+    'aria-describedby': 'password-checklist password-note',
+  },
+  {
+    field: 'confirmPassword',
+    password: true,
+    label: 'Confirm password',
+    name: 'confirmPassword',
+    autoComplete: 'new-password',
+  },
+];
 
 /** A created account waiting on the recovery kit step before the vault opens. */
 interface PendingKit {
@@ -48,8 +83,7 @@ export function RegisterScreen() {
   const [busy, setBusy] = useState(false);
   const [kit, setKit] = useState<PendingKit | null>(null);
 
-  const set = (name: keyof SignupFields) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setFields((f) => ({ ...f, [name]: e.target.value }));
+  const set = (name: keyof SignupFields, value: string) => setFields((f) => ({ ...f, [name]: value }));
   const checks = passwordChecks(fields.password, fields.confirmPassword);
 
   const onSubmit = async (event: FormEvent) => {
@@ -130,54 +164,8 @@ export function RegisterScreen() {
       }
     >
       <form className="form" onSubmit={onSubmit} noValidate>
-        {error ? <Banner tone="danger">{error}</Banner> : null}
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="off"
-          spellCheck={false}
-          value={fields.username}
-          onChange={set('username')}
-          disabled={busy}
-          autoFocus
-        />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={fields.email}
-          onChange={set('email')}
-          disabled={busy}
-        />
-        <TextField
-          label="Phone number"
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          placeholder="+1 555 123 4567"
-          value={fields.phoneNumber}
-          onChange={set('phoneNumber')}
-          disabled={busy}
-        />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          value={fields.password}
-          onChange={set('password')}
-          disabled={busy}
-          aria-describedby="password-checklist password-note"
-        />
-        <PasswordInput
-          label="Confirm password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={fields.confirmPassword}
-          onChange={set('confirmPassword')}
-          disabled={busy}
-        />
+        <ErrorBanner error={error} />
+        <BoundFields fields={SIGNUP_FIELDS} values={fields} onEdit={set} disabled={busy} />
         <PasswordChecklist checks={checks} id="password-checklist" />
         <div className="note" id="password-note">
           <p className="note__title">About your password</p>

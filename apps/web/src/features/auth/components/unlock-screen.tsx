@@ -1,7 +1,7 @@
 import type { MeResponse } from '@vault/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { AuthLayout } from '../../../components/auth-layout';
-import { Banner } from '../../../components/banner';
+import { ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
 import { EmailAddress } from '../../../components/email-address';
@@ -108,7 +108,7 @@ export function UnlockScreen({ onUnlockStart }: { onUnlockStart?: () => void }) 
       }
     >
       <form className="form" onSubmit={onSubmit} noValidate>
-        {error ? <Banner tone="danger">{error}</Banner> : null}
+        <ErrorBanner error={error} />
         {/* For password managers: which account this password belongs to. */}
         <input
           type="text"

@@ -162,6 +162,25 @@ export function useLoginFlow() {
     return true;
   };
 
+  /**
+   * A first step (credentials or emergency): derives the keys for `id`, sends `request` and
+   * completes the sign-in. The worker's handle is dropped unless a code step still needs it.
+   */
+  const signIn = async (id: string, request: (p: Pending) => Promise<LoginResult>, failMessage: string) => {
+    set({ error: null, busy: true });
+    let p: Pending | null = null;
+    let keep = false;
+    try {
+      p = await derive(id);
+      keep = !(await complete(await request(p), p));
+    } catch (e) {
+      fail(e, failMessage);
+    } finally {
+      if (p && !keep) crypto.discard(p.handle);
+      set({ busy: false });
+    }
+  };
+
   const submitCredentials = async (event: FormEvent) => {
     event.preventDefault();
     if (locked || busy) return;
@@ -172,18 +191,7 @@ export function useLoginFlow() {
       set({ error: FILL_ALL_FIELDS });
       return;
     }
-    set({ error: null, busy: true });
-    let p: Pending | null = null;
-    let keep = false;
-    try {
-      p = await derive(id);
-      keep = !(await complete(await login(api, { identifier: id, authKey: p.authKey }), p));
-    } catch (e) {
-      fail(e, LOGIN_MESSAGES.failed);
-    } finally {
-      if (p && !keep) crypto.discard(p.handle);
-      set({ busy: false });
-    }
+    await signIn(id, (p) => login(api, { identifier: id, authKey: p.authKey }), LOGIN_MESSAGES.failed);
   };
 
   const submitCode = async (event: FormEvent) => {
@@ -220,24 +228,11 @@ export function useLoginFlow() {
       set({ error: TWO_FACTOR_MESSAGES.emergencyFields });
       return;
     }
-    set({ error: null, busy: true });
-    let p: Pending | null = null;
-    let keep = false;
-    try {
-      p = await derive(id);
-      const result = await verifyEmergency(api, {
-        identifier: id,
-        username,
-        phoneNumber,
-        authKey: p.authKey,
-      });
-      keep = !(await complete(result, p));
-    } catch (e) {
-      fail(e, TWO_FACTOR_MESSAGES.emergencyFailed);
-    } finally {
-      if (p && !keep) crypto.discard(p.handle);
-      set({ busy: false });
-    }
+    await signIn(
+      id,
+      (p) => verifyEmergency(api, { identifier: id, username, phoneNumber, authKey: p.authKey }),
+      TWO_FACTOR_MESSAGES.emergencyFailed,
+    );
   };
 
   const backToCredentials = () => {

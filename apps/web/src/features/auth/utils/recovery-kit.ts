@@ -1,3 +1,5 @@
+import { downloadFile } from '../../../lib/download-file';
+
 /** The recovery kit: a small text file with the recovery key and how to use it. */
 export interface RecoveryKitInput {
   email: string;
@@ -36,17 +38,8 @@ export function recoveryKitText({ email, recoveryKeyText, createdAt }: RecoveryK
 
 /** Saves the kit through a Blob download (the key never leaves the device). */
 export function downloadRecoveryKit(input: RecoveryKitInput): void {
-  const blob = new Blob([recoveryKitText(input)], { type: 'text/plain;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = RECOVERY_KIT_FILE_NAME;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Long enough for every browser to start the download.
-  setTimeout(() => URL.revokeObjectURL(url), 40_000);
+  // The URL is kept long enough for every browser to start the download.
+  downloadFile(RECOVERY_KIT_FILE_NAME, recoveryKitText(input), { keepUrlMs: 40_000 });
 }
 
 /** Copies text; false when the browser refuses (the user can still select the key). */

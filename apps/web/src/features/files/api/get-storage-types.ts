@@ -1,8 +1,6 @@
 import { storageTypesResponseSchema, type StorageTypesResponse } from '@vault/contracts';
-import { useApiClient } from '../../../lib/api-context';
 import type { ApiClient } from '../../../lib/api-client';
-import { parseResponse } from '../../../lib/parse-response';
-import { useQuery } from '../../../lib/query';
+import { defineGetQuery } from '../../../lib/get-query';
 
 /**
  * GET /api/files/storage-types → {types, kinds: [{type, label, configured, enableWith}], default}:
@@ -10,13 +8,12 @@ import { useQuery } from '../../../lib/query';
  * deployment has it configured and the settings that turn it on. The upload dialog shows them
  * all, the ones not configured disabled with that explanation, and preselects the default.
  */
-export async function getStorageTypes(api: ApiClient): Promise<StorageTypesResponse> {
-  return parseResponse(storageTypesResponseSchema, await api.get<unknown>('/files/storage-types'));
-}
+const storageTypes = defineGetQuery(
+  '/files/storage-types',
+  storageTypesResponseSchema,
+  'files/storage-types',
+);
 
-export const storageTypesQueryKey = 'files/storage-types';
-
-export function useStorageTypes(enabled = true) {
-  const api = useApiClient();
-  return useQuery({ queryKey: storageTypesQueryKey, queryFn: () => getStorageTypes(api), enabled });
-}
+export const getStorageTypes: (api: ApiClient) => Promise<StorageTypesResponse> = storageTypes.get;
+export const storageTypesQueryKey = storageTypes.queryKey;
+export const useStorageTypes = storageTypes.use;

@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef } from 'react';
 import { Button } from '../../../components/button';
+import { CardTags } from '../../../components/card-tags';
 import { AlertIcon, TrashIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
 import { STAGE_LABELS, TransferProgress } from '../access';
@@ -108,16 +109,7 @@ export const FileCard = memo(function FileCard({
             </>
           ) : null}
         </p>
-        {shown.length > 0 ? (
-          <ul className="file-card__tags" aria-label="Tags">
-            {shown.map((tag) => (
-              <li key={tag} className="chip chip--sm" title={tag}>
-                <span>{tag}</span>
-              </li>
-            ))}
-            {more > 0 ? <li className="chip chip--sm chip--more">+{more} more</li> : null}
-          </ul>
-        ) : null}
+        <CardTags className="file-card__tags" shown={shown} more={more} />
         <div className="file-card__status">
           <ScanBadge dto={file.dto} />
         </div>

@@ -175,11 +175,7 @@ describe('FilesPage (File Vault)', () => {
 
   it("'Failed to load files' with Retry", async () => {
     const { user } = await setup(async (key) =>
-      new FakeFilesApi([await sealFile(key, { name: 'later.txt' })]).fail(
-        'GET /api/files',
-        503,
-        'Service unavailable',
-      ),
+      new FakeFilesApi([await sealFile(key, { name: 'later.txt' })]).unavailable('GET /api/files'),
     );
     expect(await screen.findByText('Failed to load files: Service unavailable')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
@@ -215,11 +211,7 @@ describe('FilesPage (File Vault)', () => {
 
   it("'Failed to delete file' stays in the confirmation", async () => {
     const { user } = await setup(async (key) =>
-      new FakeFilesApi([await sealFile(key, { name: 'stuck.txt' })]).fail(
-        'DELETE /api/files/:id',
-        503,
-        'Service unavailable',
-      ),
+      new FakeFilesApi([await sealFile(key, { name: 'stuck.txt' })]).unavailable('DELETE /api/files/:id'),
     );
     await user.click(await screen.findByRole('button', { name: 'Delete stuck.txt' }));
     await user.click(

@@ -9,7 +9,7 @@ import {
   storageTypesAnswer,
 } from '../testing/files-harness';
 import { FilesRoute } from './files-page';
-import { defaultStorage } from './upload-dialog';
+import { defaultStorage } from './upload-storage';
 
 const routes = [{ path: '/files', element: <FilesRoute /> }];
 const MB = 1024 * 1024;

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../lib/api-client';
 import type { QueryCache } from '../../../lib/query';
 import type { SessionStore } from '../../../lib/session/session-store';
+import { liveFor, lostBy, renewFor } from '../../../lib/session/vault-bound';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import { getFiles } from '../api/get-files';
 import { readFingerprintSetting } from '../api/get-fingerprint-setting';
@@ -29,12 +30,11 @@ function registrationFor(session: SessionStore): Registration {
     const created: Registration = { store: null, uploads: null };
     session.subscribe(() => {
       const state = session.getState();
-      const lost = (key: CryptoKey) => !state.user || state.vaultKey !== key;
-      if (created.store && lost(created.store.vaultKey)) {
+      if (created.store && lostBy(created.store, state)) {
         created.store.dispose();
         created.store = null;
       }
-      if (created.uploads && lost(created.uploads.vaultKey)) {
+      if (created.uploads && lostBy(created.uploads, state)) {
         created.uploads.dispose();
         created.uploads = null;
       }
@@ -46,28 +46,28 @@ function registrationFor(session: SessionStore): Registration {
 }
 
 export function filesStoreFor(session: SessionStore, api: ApiClient, crypto: FilesCrypto): FilesStore | null {
-  const { user, vaultKey } = session.getState();
   const reg = registrationFor(session);
-  if (!user || !vaultKey) return null;
-  if (reg.store && reg.store.vaultKey === vaultKey && !reg.store.isDisposed) return reg.store;
-  reg.store?.dispose();
-  reg.store = new FilesStore({
-    vaultKey,
-    crypto,
-    fetchFiles: () => getFiles(api),
-    fetchThumbnail: (id) => getThumbnail(api, id),
-  });
-  return reg.store;
+  const store = renewFor(
+    session,
+    reg.store,
+    (vaultKey) =>
+      new FilesStore({
+        vaultKey,
+        crypto,
+        fetchFiles: () => getFiles(api),
+        fetchThumbnail: (id) => getThumbnail(api, id),
+      }),
+  );
+  if (store) reg.store = store;
+  return store;
 }
 
 /** The store if one exists for this session (the trash restores into it), without creating one. */
 export function existingFilesStore(session: SessionStore): FilesStore | null {
-  const store = registrations.get(session)?.store ?? null;
-  return store && !store.isDisposed && store.vaultKey === session.getState().vaultKey ? store : null;
+  return liveFor(registrations.get(session)?.store ?? null, session);
 }
 
 export interface UploadQueueDeps {
-  api: ApiClient;
   crypto: FilesCrypto;
   transport: UploadTransport;
   cache: QueryCache;
@@ -78,23 +78,29 @@ export interface UploadQueueDeps {
  * The session's upload queue. One second after each upload succeeds (spec section 4) the file
  * list is refreshed and the counts are marked stale.
  */
-export function uploadQueueFor(session: SessionStore, deps: UploadQueueDeps): UploadQueue | null {
-  const { user, vaultKey } = session.getState();
+export function uploadQueueFor(
+  session: SessionStore,
+  api: ApiClient,
+  deps: UploadQueueDeps,
+): UploadQueue | null {
   const reg = registrationFor(session);
-  if (!user || !vaultKey) return null;
-  if (reg.uploads && reg.uploads.vaultKey === vaultKey && !reg.uploads.isDisposed) return reg.uploads;
-  reg.uploads?.dispose();
-  reg.uploads = new UploadQueue({
-    api: deps.api,
-    crypto: deps.crypto,
-    transport: deps.transport,
-    vaultKey,
-    apiBaseUrl: deps.apiBaseUrl,
-    fingerprintCheck: () => readFingerprintSetting(deps.api, deps.cache),
-    onUploaded: () => {
-      void existingFilesStore(session)?.refresh();
-      filesChanged(deps.cache, { trash: false });
-    },
-  });
-  return reg.uploads;
+  const uploads = renewFor(
+    session,
+    reg.uploads,
+    (vaultKey) =>
+      new UploadQueue({
+        api,
+        crypto: deps.crypto,
+        transport: deps.transport,
+        vaultKey,
+        apiBaseUrl: deps.apiBaseUrl,
+        fingerprintCheck: () => readFingerprintSetting(api, deps.cache),
+        onUploaded: () => {
+          void existingFilesStore(session)?.refresh();
+          filesChanged(deps.cache, { trash: false });
+        },
+      }),
+  );
+  if (uploads) reg.uploads = uploads;
+  return uploads;
 }

@@ -1,5 +1,7 @@
 import type { FileDto } from '@vault/contracts';
 import { messageOf } from '../../../lib/api-client';
+import { outcomesOrFailed } from '../../../lib/decrypt-outcomes';
+import { SnapshotStore } from '../../../lib/snapshot-store';
 import type { FileMetaOutcome } from '../../../workers/files-messages';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import { thumbnailMimeType } from '../../../workers/files-thumbnail';
@@ -105,9 +107,7 @@ export function compareFiles(a: FileDto, b: FileDto): number {
  * that shows one asks for it), kept as object URLs and revoked when the file leaves or the store
  * is disposed (sign-out, lock): no plaintext outlives the session.
  */
-export class FilesStore {
-  private snapshot: FilesSnapshot = EMPTY_SNAPSHOT;
-  private readonly listeners = new Set<() => void>();
+export class FilesStore extends SnapshotStore<FilesSnapshot> {
   private views = new Map<string, FileView>();
   private order: string[] = [];
   private status: FilesStatus = 'idle';
@@ -134,6 +134,7 @@ export class FilesStore {
   private readonly revokeObjectURL: (url: string) => void;
 
   constructor(options: FilesStoreOptions) {
+    super(EMPTY_SNAPSHOT);
     this.vaultKey = options.vaultKey;
     this.crypto = options.crypto;
     this.fetchFiles = options.fetchFiles;
@@ -149,17 +150,10 @@ export class FilesStore {
       (typeof url?.revokeObjectURL === 'function' ? (u) => URL.revokeObjectURL(u) : () => undefined);
   }
 
-  getSnapshot = (): FilesSnapshot => this.snapshot;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
   private publish(filtersOnly = false): void {
     if (this.disposed) return;
     if (filtersOnly) {
-      this.snapshot = { ...this.snapshot, searchQuery: this.searchQuery, selectedTag: this.selectedTag };
+      this.emit({ ...this.snapshot, searchQuery: this.searchQuery, selectedTag: this.selectedTag });
     } else {
       const items: FileView[] = [];
       let decryptingCount = 0;
@@ -169,7 +163,7 @@ export class FilesStore {
         items.push(view);
         if (view.status === 'decrypting') decryptingCount++;
       }
-      this.snapshot = {
+      this.emit({
         status: this.status,
         error: this.error,
         items,
@@ -177,9 +171,8 @@ export class FilesStore {
         searchQuery: this.searchQuery,
         selectedTag: this.selectedTag,
         thumbnails: new Map(this.thumbnails),
-      };
+      });
     }
-    this.listeners.forEach((l) => l());
   }
 
   /** Loads the list once (later calls share the first); after an error, tries again. */
@@ -264,13 +257,7 @@ export class FilesStore {
 
   private async decryptInto(batch: readonly FileDto[]): Promise<void> {
     if (batch.length === 0) return;
-    let outcomes: FileMetaOutcome[];
-    try {
-      outcomes = await this.crypto.decryptMetadata(this.vaultKey, batch);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : 'Decryption failed';
-      outcomes = batch.map((f) => ({ id: f.id, ok: false as const, error: message }));
-    }
+    const outcomes = await outcomesOrFailed(batch, () => this.crypto.decryptMetadata(this.vaultKey, batch));
     const byId = new Map(outcomes.map((o) => [o.id, o]));
     for (const dto of batch) {
       const current = this.views.get(dto.id);
@@ -379,8 +366,7 @@ export class FilesStore {
     this.thumbnailQueue = [];
     this.views.clear();
     this.order = [];
-    this.listeners.clear();
-    this.snapshot = EMPTY_SNAPSHOT;
+    this.reset(EMPTY_SNAPSHOT);
   }
 
   get isDisposed(): boolean {

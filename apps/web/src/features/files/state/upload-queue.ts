@@ -1,5 +1,6 @@
 import type { FileDto, StorageType } from '@vault/contracts';
 import { isApiError, messageOf, type ApiClient } from '../../../lib/api-client';
+import { SnapshotStore } from '../../../lib/snapshot-store';
 import { cryptoErrorCode } from '../../../workers/crypto-service';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import type { PreparedUpload } from '../../../workers/files-messages';
@@ -86,6 +87,14 @@ export const UPLOAD_COMPLETION_DELAY_MS = 1000;
 
 const IN_PROGRESS: ReadonlySet<UploadStatus> = new Set(['encrypting', 'uploading', 'completing']);
 
+/** An empty queue (and no queue: the vault locked). */
+export const NO_UPLOADS: UploadSnapshot = Object.freeze({
+  items: [],
+  busy: false,
+  finished: false,
+  failures: [],
+});
+
 let rowCounter = 0;
 
 function isAbort(error: unknown): boolean {
@@ -102,11 +111,9 @@ function isAbort(error: unknown): boolean {
  * the dialog or leaving the page does not stop an upload; locking or signing out does (the
  * request is aborted, the worker's encryption stopped, staged ciphertext dropped).
  */
-export class UploadQueue {
+export class UploadQueue extends SnapshotStore<UploadSnapshot> {
   private items: UploadItem[] = [];
   private failures: UploadItem[] = [];
-  private snapshot: UploadSnapshot = { items: [], busy: false, finished: false, failures: [] };
-  private readonly listeners = new Set<() => void>();
   private processing = false;
   private disposed = false;
   private controller: AbortController | null = null;
@@ -121,28 +128,21 @@ export class UploadQueue {
   private readonly options: UploadQueueOptions;
 
   constructor(options: UploadQueueOptions) {
+    super(NO_UPLOADS);
     this.options = options;
     this.vaultKey = options.vaultKey;
   }
-
-  getSnapshot = (): UploadSnapshot => this.snapshot;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   private publish(): void {
     if (this.disposed) return;
     const started = this.items.filter((i) => i.started);
     const busy = started.some((i) => i.status === 'queued' || IN_PROGRESS.has(i.status));
-    this.snapshot = {
+    this.emit({
       items: [...this.items],
       busy,
       finished: started.length > 0 && !busy,
       failures: this.failures,
-    };
-    this.listeners.forEach((l) => l());
+    });
   }
 
   private update(key: string, patch: Partial<UploadItem>): void {
@@ -354,9 +354,8 @@ export class UploadQueue {
     for (const { timer } of this.shown.values()) clearTimeout(timer);
     this.shown.clear();
     this.items = [];
-    this.listeners.clear();
     this.failures = [];
-    this.snapshot = { items: [], busy: false, finished: false, failures: [] };
+    this.reset(NO_UPLOADS);
   }
 
   get isDisposed(): boolean {

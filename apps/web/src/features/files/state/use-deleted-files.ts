@@ -1,7 +1,5 @@
 import type { ApiClient } from '../../../lib/api-client';
-import { useApiClient } from '../../../lib/api-context';
-import { useQuery } from '../../../lib/query';
-import { useSession } from '../../../lib/session/session-context';
+import { useUnlockedQuery } from '../../../lib/session/use-unlocked';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import { useFilesCrypto } from '../../../workers/files-crypto-context';
 import type { FileMetaOutcome } from '../../../workers/files-messages';
@@ -34,13 +32,6 @@ export async function loadDeletedFiles(
 export { deletedFilesQueryKey };
 
 export function useDeletedFiles() {
-  const api = useApiClient();
   const crypto = useFilesCrypto();
-  const { vaultKey } = useSession();
-  return useQuery({
-    queryKey: deletedFilesQueryKey,
-    queryFn: () =>
-      vaultKey ? loadDeletedFiles(api, crypto, vaultKey) : Promise.reject(new Error('The vault is locked')),
-    enabled: vaultKey !== null,
-  });
+  return useUnlockedQuery(deletedFilesQueryKey, (api, vaultKey) => loadDeletedFiles(api, crypto, vaultKey));
 }

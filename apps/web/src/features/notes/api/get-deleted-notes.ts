@@ -1,21 +1,14 @@
 import { deletedNoteListResponseSchema, type NoteDto } from '@vault/contracts';
 import type { ApiClient } from '../../../lib/api-client';
-import { useApiClient } from '../../../lib/api-context';
 import { parseResponse } from '../../../lib/parse-response';
-import { useQuery } from '../../../lib/query';
-import { useSession } from '../../../lib/session/session-context';
+import { useUnlockedQuery } from '../../../lib/session/use-unlocked';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import { useNotesCrypto } from '../../../workers/notes-crypto-context';
+import type { NoteFields } from '../types';
 import { deletedNotesQueryKey } from './invalidate';
 
 /** Spec section 3, "Trash note" (plus the tags and when it was deleted); `failed` when it could not be decrypted. */
-export interface TrashNote {
-  id: string;
-  title: string;
-  content: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
+export interface TrashNote extends NoteFields {
   deletedAt: string | null;
   failed: boolean;
 }
@@ -52,13 +45,6 @@ export async function loadTrash(
 export { deletedNotesQueryKey };
 
 export function useDeletedNotes() {
-  const api = useApiClient();
   const crypto = useNotesCrypto();
-  const { vaultKey } = useSession();
-  return useQuery({
-    queryKey: deletedNotesQueryKey,
-    queryFn: () =>
-      vaultKey ? loadTrash(api, crypto, vaultKey) : Promise.reject(new Error('The vault is locked')),
-    enabled: vaultKey !== null,
-  });
+  return useUnlockedQuery(deletedNotesQueryKey, (api, vaultKey) => loadTrash(api, crypto, vaultKey));
 }

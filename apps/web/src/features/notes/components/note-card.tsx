@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { CardTags } from '../../../components/card-tags';
 import { AlertIcon, LockIcon } from '../../../components/icons';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
 import { isLockedNoteError } from '../utils/locked-note';
@@ -38,16 +39,7 @@ export const NoteCard = memo(function NoteCard({ note, onOpen }: NoteCardProps) 
       ) : (
         <p className="note-card__preview note-card__preview--empty">No content</p>
       )}
-      {shown.length > 0 ? (
-        <ul className="note-card__tags" aria-label="Tags">
-          {shown.map((tag) => (
-            <li key={tag} className="chip chip--sm" title={tag}>
-              <span>{tag}</span>
-            </li>
-          ))}
-          {more > 0 ? <li className="chip chip--sm chip--more">+{more} more</li> : null}
-        </ul>
-      ) : null}
+      <CardTags className="note-card__tags" shown={shown} more={more} />
       <footer className="note-card__footer">
         {date ? (
           <time dateTime={note.updatedAt || note.createdAt}>

@@ -1,12 +1,13 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
-import { CloseIcon, LockIcon } from '../../../components/icons';
+import { LockIcon } from '../../../components/icons';
 import { TextField } from '../../../components/input';
 import type { DecryptedNote } from '../state/notes-store';
 import { NoteActionError, type PendingCreate } from '../state/use-note-actions';
-import { NOTE_MESSAGES, addTag, isDirty, removeTag, validateNote, type NoteDraft } from '../utils/note-rules';
+import { NOTE_MESSAGES, isDirty, validateNote, type NoteDraft } from '../utils/note-rules';
+import { TagEntry } from './tag-entry';
 
 export interface NoteDialogProps {
   /** The note being edited; null for a new note. */
@@ -43,15 +44,12 @@ export function NoteDialog({ note, onClose, onCreate, onUpdate, onDelete }: Note
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
   const [tags, setTags] = useState<string[]>(initial.tags);
-  const [tagInput, setTagInput] = useState('');
-  const [tagHint, setTagHint] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [error, setError] = useState<{ title: string; detail: string | null } | null>(null);
   const [busy, setBusy] = useState<null | 'save' | 'delete'>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const pendingCreate = useRef<PendingCreate | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
-  const tagInputRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const formId = `note-form-${useId()}`;
@@ -82,27 +80,6 @@ export function NoteDialog({ note, onClose, onCreate, onUpdate, onDelete }: Note
     }
     if (dirty) askConfirm('close');
     else onClose();
-  };
-
-  const commitTag = () => {
-    const result = addTag(tags, tagInput);
-    if (result.ok) {
-      setTags(result.tags);
-      setTagInput('');
-      setTagHint(null);
-    } else if (result.reason === 'duplicate') {
-      setTagHint(`"${tagInput.trim()}" is already added`);
-    } else {
-      setTagHint(null);
-    }
-    tagInputRef.current?.focus();
-  };
-
-  const onTagKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commitTag();
-    }
   };
 
   const submit = async (event?: FormEvent) => {
@@ -243,53 +220,7 @@ export function NoteDialog({ note, onClose, onCreate, onUpdate, onDelete }: Note
             if (titleError) setTitleError(null);
           }}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={`${formId}-tag`}>
-            Tags
-          </label>
-          <div className="tag-entry">
-            <input
-              ref={tagInputRef}
-              id={`${formId}-tag`}
-              className="field__input tag-entry__input"
-              value={tagInput}
-              placeholder="Add a tag and press Enter"
-              autoComplete="off"
-              aria-describedby={tagHint ? `${formId}-tag-hint` : undefined}
-              onChange={(e) => {
-                setTagInput(e.target.value);
-                if (tagHint) setTagHint(null);
-              }}
-              onKeyDown={onTagKeyDown}
-            />
-            <Button variant="secondary" className="tag-entry__add" aria-label="Add tag" onClick={commitTag}>
-              +
-            </Button>
-          </div>
-          <p className="field__hint" id={`${formId}-tag-hint`} aria-live="polite">
-            {tagHint}
-          </p>
-          {tags.length > 0 ? (
-            <ul className="tag-entry__chips" aria-label="Tags on this note">
-              {tags.map((tag) => (
-                <li key={tag} className="chip">
-                  <span title={tag}>{tag}</span>
-                  <button
-                    type="button"
-                    className="chip__remove"
-                    aria-label={`Remove tag ${tag}`}
-                    onClick={() => {
-                      setTags(removeTag(tags, tag));
-                      tagInputRef.current?.focus();
-                    }}
-                  >
-                    <CloseIcon width={12} height={12} />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <TagEntry idPrefix={formId} tags={tags} onChange={setTags} />
         <div className="field">
           <label className="field__label" htmlFor={contentId}>
             Content

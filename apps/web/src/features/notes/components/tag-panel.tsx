@@ -1,5 +1,5 @@
-import { CloseIcon } from '../../../components/icons';
 import type { TagCount } from '../utils/filter-notes';
+import { RemovableChip } from './removable-chip';
 
 export interface TagPanelProps {
   tags: readonly TagCount[];
@@ -33,17 +33,13 @@ export function TagPanel({ tags, selected, totalNotes, filteredNotes, onToggle, 
           </div>
           <ul className="tag-panel__chips">
             {selected.map((tag) => (
-              <li key={tag} className="chip chip--active">
-                <span title={tag}>{tag}</span>
-                <button
-                  type="button"
-                  className="chip__remove"
-                  aria-label={`Remove filter ${tag}`}
-                  onClick={() => onToggle(tag)}
-                >
-                  <CloseIcon width={12} height={12} />
-                </button>
-              </li>
+              <RemovableChip
+                key={tag}
+                tag={tag}
+                className="chip chip--active"
+                removeLabel={`Remove filter ${tag}`}
+                onRemove={() => onToggle(tag)}
+              />
             ))}
           </ul>
         </div>

@@ -19,6 +19,9 @@ async function setup(make: (key: CryptoKey) => Promise<FakeNotesApi>) {
 
 const cards = () => screen.queryAllByRole('article');
 
+/** A note's dates: last updated at midnight UTC on `day`. */
+const updatedOn = (day: string) => ({ updatedAt: `${day}T00:00:00.000Z` });
+
 describe('VaultPage', () => {
   it("shows 'Loading your vault...' and then the cards with title, preview, tags, date and 'Encrypted'", async () => {
     const long = 'L'.repeat(160);
@@ -63,17 +66,17 @@ describe('VaultPage', () => {
           await sealNote(
             key,
             { title: 'Alpha plan', content: 'first', tags: ['work'] },
-            { updatedAt: '2026-03-03T00:00:00.000Z' },
+            updatedOn('2026-03-03'),
           ),
           await sealNote(
             key,
             { title: 'Beta', content: 'Contains KIWI fruit', tags: [] },
-            { updatedAt: '2026-03-02T00:00:00.000Z' },
+            updatedOn('2026-03-02'),
           ),
           await sealNote(
             key,
             { title: 'Gamma', content: 'third', tags: ['Travel'] },
-            { updatedAt: '2026-03-01T00:00:00.000Z' },
+            updatedOn('2026-03-01'),
           ),
         ]),
     );
@@ -103,18 +106,10 @@ describe('VaultPage', () => {
     const { user } = await setup(
       async (key) =>
         new FakeNotesApi([
-          await sealNote(
-            key,
-            { title: 'A', tags: ['work', 'urgent'] },
-            { updatedAt: '2026-03-03T00:00:00.000Z' },
-          ),
-          await sealNote(key, { title: 'B', tags: ['work'] }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
-          await sealNote(
-            key,
-            { title: 'C', tags: ['home', 'urgent'] },
-            { updatedAt: '2026-03-01T00:00:00.000Z' },
-          ),
-          await sealNote(key, { title: 'D' }, { updatedAt: '2026-02-01T00:00:00.000Z' }),
+          await sealNote(key, { title: 'A', tags: ['work', 'urgent'] }, updatedOn('2026-03-03')),
+          await sealNote(key, { title: 'B', tags: ['work'] }, updatedOn('2026-03-02')),
+          await sealNote(key, { title: 'C', tags: ['home', 'urgent'] }, updatedOn('2026-03-01')),
+          await sealNote(key, { title: 'D' }, updatedOn('2026-02-01')),
         ]),
     );
     await screen.findByRole('heading', { name: 'Notes (4)' });
@@ -163,11 +158,7 @@ describe('VaultPage', () => {
 
   it('an error banner with Retry when the notes cannot be loaded', async () => {
     const { user, api } = await setup(async (key) =>
-      new FakeNotesApi([await sealNote(key, { title: 'Back again' })]).fail(
-        'GET /api/notes',
-        503,
-        'Service unavailable',
-      ),
+      new FakeNotesApi([await sealNote(key, { title: 'Back again' })]).unavailable('GET /api/notes'),
     );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Failed to load notes: Service unavailable');
@@ -204,11 +195,11 @@ describe('VaultPage', () => {
 
   it("a note that cannot be decrypted shows 'Failed to decrypt note'; the others work", async () => {
     await setup(async (key) => {
-      const damaged = await sealNote(key, { title: 'Damaged' }, { updatedAt: '2026-03-01T00:00:00.000Z' });
+      const damaged = await sealNote(key, { title: 'Damaged' }, updatedOn('2026-03-01'));
       // One flipped ciphertext character: the key opens, the title does not.
       const title = `${damaged.title[0] === 'a' ? 'b' : 'a'}${damaged.title.slice(1)}`;
       return new FakeNotesApi([
-        await sealNote(key, { title: 'Readable' }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
+        await sealNote(key, { title: 'Readable' }, updatedOn('2026-03-02')),
         { ...damaged, title },
       ]);
     });
@@ -224,8 +215,8 @@ describe('VaultPage', () => {
     await setup(async (key) => {
       const other = await makeVaultKey();
       return new FakeNotesApi([
-        await sealNote(key, { title: 'Readable' }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
-        await sealNote(other, { title: 'Foreign' }, { updatedAt: '2026-03-01T00:00:00.000Z' }),
+        await sealNote(key, { title: 'Readable' }, updatedOn('2026-03-02')),
+        await sealNote(other, { title: 'Foreign' }, updatedOn('2026-03-01')),
       ]);
     });
     expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
@@ -313,11 +304,7 @@ describe('VaultPage', () => {
 
   it("'Failed to delete note' when the API refuses", async () => {
     const { user } = await setup(async (key) =>
-      new FakeNotesApi([await sealNote(key, { title: 'Stays' })]).fail(
-        'DELETE /api/notes/:id',
-        503,
-        'Service unavailable',
-      ),
+      new FakeNotesApi([await sealNote(key, { title: 'Stays' })]).unavailable('DELETE /api/notes/:id'),
     );
     await user.click(await screen.findByRole('button', { name: 'Stays' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Note' });
@@ -352,9 +339,7 @@ describe('VaultPage', () => {
   });
 
   it("'Failed to save note' keeps the dialog; a retry sends the same id and ciphertext", async () => {
-    const { user, api } = await setup(async () =>
-      new FakeNotesApi().fail('POST /api/notes', 503, 'Service unavailable'),
-    );
+    const { user, api } = await setup(async () => new FakeNotesApi().unavailable('POST /api/notes'));
     await screen.findByText('No notes found');
     await user.click(screen.getByRole('button', { name: 'New Note' }));
     const dialog = screen.getByRole('dialog', { name: 'New Note' });

@@ -79,8 +79,8 @@ describe('notes in the app shell', () => {
       [await sealNote(key, { title: 'Binned' }, { deletedAt: '2026-03-01T00:00:00.000Z' })],
     );
     // The gateway hiccups: the list and the counts fail once.
-    api.fail('GET /api/notes', 503, 'Service unavailable');
-    api.fail('GET /api/notes/counts', 503, 'Service unavailable');
+    api.unavailable('GET /api/notes');
+    api.unavailable('GET /api/notes/counts');
     const { user } = await renderNotes(routes, { path: '/vault', api, vaultKey: key });
     const sidebar = screen.getByRole('navigation', { name: 'Main' });
     expect(await screen.findByText(/Failed to load notes/)).toBeTruthy();
@@ -100,7 +100,7 @@ describe('notes in the app shell', () => {
       [await sealNote(key, { title: 'One' })],
       [await sealNote(key, { title: 'Binned' }, { deletedAt: '2026-03-01T00:00:00.000Z' })],
     );
-    api.fail('GET /api/notes/counts', 503, 'Service unavailable');
+    api.unavailable('GET /api/notes/counts');
     const { user } = await renderNotes(routes, { path: '/vault', api, vaultKey: key });
     const sidebar = screen.getByRole('navigation', { name: 'Main' });
     expect(await screen.findByRole('button', { name: 'One' })).toBeTruthy();

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../../../lib/api-client';
 import type { SessionStore } from '../../../lib/session/session-store';
+import { liveFor, lostBy, renewFor } from '../../../lib/session/vault-bound';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import { getNotesPage, type NotesPageQuery } from '../api/get-notes';
 import { withRateLimitRetry } from '../api/rate-limit';
@@ -38,7 +39,7 @@ function registrationFor(session: SessionStore): Registration {
     };
     created.unsubscribe = session.subscribe(() => {
       const state = session.getState();
-      if (created.store && (!state.user || state.vaultKey !== created.store.vaultKey)) {
+      if (created.store && lostBy(created.store, state)) {
         created.store.dispose();
         created.store = null;
         storeChanged(created);
@@ -55,23 +56,25 @@ function registrationFor(session: SessionStore): Registration {
 }
 
 export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: NotesCrypto): NotesStore | null {
-  const { user, vaultKey } = session.getState();
   const reg = registrationFor(session);
-  if (!user || !vaultKey) return null;
-  if (reg.store && reg.store.vaultKey === vaultKey && !reg.store.isDisposed) return reg.store;
-  reg.store?.dispose();
-  const fetchPage = (query: NotesPageQuery) => withRateLimitRetry(() => getNotesPage(api, query));
-  // Pages fetched while the unlock KDF ran are used first; a failed one is fetched again.
-  const prefetch = reg.prefetch?.userId === user.id ? reg.prefetch : null;
-  reg.prefetch = null;
-  reg.store = new NotesStore({
-    vaultKey,
-    crypto,
-    fetchPage: (query) => prefetch?.take(query)?.catch(() => fetchPage(query)) ?? fetchPage(query),
+  const store = renewFor(session, reg.store, (vaultKey, user) => {
+    const fetchPage = (query: NotesPageQuery) => withRateLimitRetry(() => getNotesPage(api, query));
+    // Pages fetched while the unlock KDF ran are used first; a failed one is fetched again.
+    const prefetch = reg.prefetch?.userId === user.id ? reg.prefetch : null;
+    reg.prefetch = null;
+    const made = new NotesStore({
+      vaultKey,
+      crypto,
+      fetchPage: (query) => prefetch?.take(query)?.catch(() => fetchPage(query)) ?? fetchPage(query),
+    });
+    if (prefetch) made.onDispose(() => prefetch.stop());
+    return made;
   });
-  if (prefetch) reg.store.onDispose(() => prefetch.stop());
-  storeChanged(reg);
-  return reg.store;
+  if (store && store !== reg.store) {
+    reg.store = store;
+    storeChanged(reg);
+  }
+  return store;
 }
 
 /**
@@ -101,6 +104,5 @@ export function watchNotesStore(session: SessionStore, listener: () => void): ()
 
 /** The store if one exists for this session (the trash restores into it), without creating one. */
 export function existingNotesStore(session: SessionStore): NotesStore | null {
-  const store = registrations.get(session)?.store ?? null;
-  return store && !store.isDisposed && store.vaultKey === session.getState().vaultKey ? store : null;
+  return liveFor(registrations.get(session)?.store ?? null, session);
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api-error';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
 import type { NotesPageQuery } from '../api/get-notes';
 import { makeVaultKey, sealMany, sealNote } from '../testing/notes-harness';
-import { NotesStore, type NotesSnapshot } from './notes-store';
+import { NotesStore, type NotesSnapshot, type NotesStoreOptions } from './notes-store';
 
 /** Keyset pages over a fixed list, like the API: the cursor is the last id of the page. */
 function pager(all: NoteDto[]) {
@@ -58,6 +58,13 @@ function until(store: NotesStore, predicate: (s: NotesSnapshot) => boolean): Pro
     });
   });
 }
+
+/** A store over `fetchPage` with the real notes crypto in-thread; `options` sets the page sizes. */
+const storeOver = (
+  key: CryptoKey,
+  fetchPage: NotesStoreOptions['fetchPage'],
+  options: Partial<NotesStoreOptions> = {},
+) => new NotesStore({ vaultKey: key, crypto: new InlineNotesCrypto(), fetchPage, ...options });
 
 describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', () => {
   it('shows the first 50 (newest) as soon as they are decrypted, while the rest is still on its way', async () => {
@@ -119,11 +126,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     const flipped = tamperedSource.title.startsWith('0') ? '1' : '0';
     const tampered = { ...tamperedSource, title: flipped + tamperedSource.title.slice(1) };
     const all = [good[0]!, good[1]!, good[2]!, good[3]!, good[4]!, foreign, tampered];
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: pager(all).fetchPage,
-    });
+    const store = storeOver(key, pager(all).fetchPage);
     await store.whenComplete();
     const s = store.getSnapshot();
     expect(s.decryptedCount).toBe(5);
@@ -176,11 +179,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     const all = await sealMany(key, 3);
     const api = pager(all);
     api.failOnce('');
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: api.fetchPage,
-    });
+    const store = storeOver(key, api.fetchPage);
     await store.load();
     expect(store.getSnapshot()).toMatchObject({
       status: 'error',
@@ -200,13 +199,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     const all = await sealMany(key, 12);
     const api = pager(all);
     api.failOnce(all[3]!.id);
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: api.fetchPage,
-      firstPageSize: 4,
-      nextPageSize: 4,
-    });
+    const store = storeOver(key, api.fetchPage, { firstPageSize: 4, nextPageSize: 4 });
     await store.load();
     expect(store.getSnapshot()).toMatchObject({ status: 'ready', complete: false, decryptedCount: 4 });
     expect(store.getSnapshot().error).toMatch(/^Failed to load notes/);
@@ -220,22 +213,14 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     const key = await makeVaultKey();
     const api = pager([]);
     api.failOnce('');
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: api.fetchPage,
-    });
+    const store = storeOver(key, api.fetchPage);
     await expect(store.whenComplete()).rejects.toThrow('Failed to load notes: Network error');
   });
 
   it('an empty vault is ready and complete after one call', async () => {
     const key = await makeVaultKey();
     const api = pager([]);
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: api.fetchPage,
-    });
+    const store = storeOver(key, api.fetchPage);
     await store.load();
     expect(store.getSnapshot()).toMatchObject({ status: 'ready', complete: true, items: [] });
     expect(api.queries).toHaveLength(1);
@@ -246,13 +231,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     const all = await sealMany(key, 6);
     const api = pager(all);
     api.hold(all[1]!.id);
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: api.fetchPage,
-      firstPageSize: 2,
-      nextPageSize: 2,
-    });
+    const store = storeOver(key, api.fetchPage, { firstPageSize: 2, nextPageSize: 2 });
     void store.load();
     await until(store, (s) => s.status === 'ready');
     store.remove(all[0]!.id);
@@ -270,11 +249,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
   it('created and updated notes move to the top (newest updatedAt first)', async () => {
     const key = await makeVaultKey();
     const all = await sealMany(key, 3);
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: pager(all).fetchPage,
-    });
+    const store = storeOver(key, pager(all).fetchPage);
     await store.whenComplete();
     const later = { ...all[2]!, updatedAt: '2027-01-01T00:00:00.000Z' };
     store.upsert(later, { title: 'Edited', content: 'now', tags: ['x'] });
@@ -293,11 +268,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
       { title: 'Listed' },
       { id: '00000000-0000-4000-8000-000000000005', updatedAt: at },
     );
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: pager([listed]).fetchPage,
-    });
+    const store = storeOver(key, pager([listed]).fetchPage);
     await store.whenComplete();
     // Ids ascending: the order of the file, not the one an id tie-break would give.
     const ids = ['1', '2', '3', '4'].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
@@ -320,11 +291,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
 
   it('filters change without rebuilding the lists', async () => {
     const key = await makeVaultKey();
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: pager(await sealMany(key, 2)).fetchPage,
-    });
+    const store = storeOver(key, pager(await sealMany(key, 2)).fetchPage);
     await store.whenComplete();
     const before = store.getSnapshot();
     store.setSearchQuery('note');
@@ -340,11 +307,7 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
 
   it('dispose forgets every note and plaintext', async () => {
     const key = await makeVaultKey();
-    const store = new NotesStore({
-      vaultKey: key,
-      crypto: new InlineNotesCrypto(),
-      fetchPage: pager(await sealMany(key, 2)).fetchPage,
-    });
+    const store = storeOver(key, pager(await sealMany(key, 2)).fetchPage);
     await store.whenComplete();
     store.dispose();
     expect(store.getSnapshot()).toMatchObject({ items: [], decryptedCount: 0 });

@@ -2,17 +2,14 @@ import type { NoteDto, NoteListResponse } from '@vault/contracts';
 import type { NotePlain } from '../../../workers/notes-messages';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import { messageOf } from '../../../lib/api-client';
+import { outcomesOrFailed } from '../../../lib/decrypt-outcomes';
+import { SnapshotStore } from '../../../lib/snapshot-store';
 import { FIRST_PAGE_SIZE, NEXT_PAGE_SIZE, type NotesPageQuery } from '../api/get-notes';
+import type { NoteFields } from '../types';
 import { isLockedNoteError } from '../utils/locked-note';
 
 /** A note as the vault screen shows it: the decrypted fields plus the server's timestamps. */
-export interface DecryptedNote {
-  id: string;
-  title: string;
-  content: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
+export interface DecryptedNote extends NoteFields {
   /** Lower-cased title, content and tags, built once, for the case-insensitive search. */
   searchText: string;
 }
@@ -88,7 +85,8 @@ function mark(name: string): void {
   if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(name);
 }
 
-const EMPTY_SNAPSHOT: NotesSnapshot = Object.freeze({
+/** The state before the first load (and with no store: the vault locked). */
+export const EMPTY_NOTES_SNAPSHOT: NotesSnapshot = Object.freeze({
   status: 'idle',
   error: null,
   complete: false,
@@ -112,9 +110,7 @@ const EMPTY_SNAPSHOT: NotesSnapshot = Object.freeze({
  *
  * A note that cannot be decrypted becomes a 'failed' item; the others are unaffected.
  */
-export class NotesStore {
-  private snapshot: NotesSnapshot = EMPTY_SNAPSHOT;
-  private readonly listeners = new Set<() => void>();
+export class NotesStore extends SnapshotStore<NotesSnapshot> {
   private readonly entries = new Map<string, NoteItem>();
   private order: string[] = [];
   private readonly decrypted = new Map<string, DecryptedNote>();
@@ -140,6 +136,7 @@ export class NotesStore {
   private readonly batchSize: number;
 
   constructor(options: NotesStoreOptions) {
+    super(EMPTY_NOTES_SNAPSHOT);
     this.vaultKey = options.vaultKey;
     this.crypto = options.crypto;
     this.fetchPage = options.fetchPage;
@@ -148,19 +145,11 @@ export class NotesStore {
     this.batchSize = options.batchSize ?? 250;
   }
 
-  getSnapshot = (): NotesSnapshot => this.snapshot;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
   /** `filtersOnly`: the notes did not change, so the lists are reused (no O(n) rebuild per keystroke). */
   private publish(filtersOnly = false): void {
     if (this.disposed) return;
     if (filtersOnly) {
-      this.snapshot = { ...this.snapshot, selectedTags: this.selectedTags, searchQuery: this.searchQuery };
-      this.listeners.forEach((l) => l());
+      this.emit({ ...this.snapshot, selectedTags: this.selectedTags, searchQuery: this.searchQuery });
       return;
     }
     if (this.publishTimer !== null) {
@@ -183,7 +172,7 @@ export class NotesStore {
         if (isLockedNoteError(item.error)) lockedCount++;
       } else pendingCount++;
     }
-    this.snapshot = {
+    this.emit({
       status: this.status,
       error: this.error,
       complete: this.complete,
@@ -195,8 +184,7 @@ export class NotesStore {
       pendingCount,
       selectedTags: this.selectedTags,
       searchQuery: this.searchQuery,
-    };
-    this.listeners.forEach((l) => l());
+    });
   }
 
   /** Starts loading (once); after an error, resumes where it stopped. */
@@ -331,14 +319,8 @@ export class NotesStore {
 
   private async decryptInto(batch: readonly NoteDto[]): Promise<void> {
     if (batch.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = await this.crypto.decryptBatch(this.vaultKey, batch);
-    } catch (error) {
-      // The worker itself failed: every note of the batch is shown as failed, the rest go on.
-      const message = error instanceof Error ? error.message : 'Decryption failed';
-      outcomes = batch.map((n) => ({ id: n.id, ok: false as const, error: message }));
-    }
+    // The worker itself failed: every note of the batch is shown as failed, the rest go on.
+    const outcomes = await outcomesOrFailed(batch, () => this.crypto.decryptBatch(this.vaultKey, batch));
     const byId = new Map(batch.map((n) => [n.id, n]));
     for (const outcome of outcomes) {
       const current = this.entries.get(outcome.id);
@@ -455,8 +437,7 @@ export class NotesStore {
     this.entries.clear();
     this.decrypted.clear();
     this.order = [];
-    this.listeners.clear();
-    this.snapshot = EMPTY_SNAPSHOT;
+    this.reset(EMPTY_NOTES_SNAPSHOT);
     this.settleWaiters(new Error('The vault was locked'));
     const hooks = this.disposeHooks;
     this.disposeHooks = [];

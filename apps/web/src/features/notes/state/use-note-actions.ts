@@ -48,6 +48,18 @@ function reasonOf(error: unknown): string | null {
   return text || null;
 }
 
+/** One step of an action; its failure becomes the NoteActionError `fail` makes. */
+async function step<T>(run: () => Promise<T>, fail: (error: unknown) => NoteActionError): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw fail(error);
+  }
+}
+
+const encryptFailed = (error: unknown) =>
+  new NoteActionError('encrypt', error instanceof Error ? error.message : null);
+
 export interface NoteActions {
   /** Encrypts (in the worker) and creates a note; `pending` is the earlier failed attempt, if any. */
   create(plain: NotePlain, pending?: PendingCreate | null): Promise<DecryptedNote>;
@@ -67,22 +79,14 @@ export function useNoteActions(store: NotesStore | null): NoteActions {
   const create = useCallback(
     async (plain: NotePlain, pending?: PendingCreate | null): Promise<DecryptedNote> => {
       if (!vaultKey || !store) throw new NoteActionError('encrypt', 'The vault is locked');
-      let sealed: SealedNoteFields;
-      if (pending && samePlain(pending.plain, plain)) {
-        sealed = pending.sealed;
-      } else {
-        try {
-          sealed = await crypto.encrypt(vaultKey, undefined, plain);
-        } catch (error) {
-          throw new NoteActionError('encrypt', error instanceof Error ? error.message : null);
-        }
-      }
-      let saved;
-      try {
-        saved = await createNote(api, sealed);
-      } catch (error) {
-        throw new NoteActionError('save', reasonOf(error), sealed);
-      }
+      const sealed =
+        pending && samePlain(pending.plain, plain)
+          ? pending.sealed
+          : await step(() => crypto.encrypt(vaultKey, undefined, plain), encryptFailed);
+      const saved = await step(
+        () => createNote(api, sealed),
+        (error) => new NoteActionError('save', reasonOf(error), sealed),
+      );
       const note = store.upsert(saved, plain);
       notesChanged(cache, { trash: false });
       return note;
@@ -93,18 +97,11 @@ export function useNoteActions(store: NotesStore | null): NoteActions {
   const update = useCallback(
     async (item: Extract<NoteItem, { kind: 'decrypted' }>, plain: NotePlain): Promise<DecryptedNote> => {
       if (!vaultKey || !store) throw new NoteActionError('encrypt', 'The vault is locked');
-      let sealed: SealedNoteFields;
-      try {
-        sealed = await crypto.update(vaultKey, item.sealed, plain);
-      } catch (error) {
-        throw new NoteActionError('encrypt', error instanceof Error ? error.message : null);
-      }
-      let saved;
-      try {
-        saved = await updateNoteRequest(api, sealed);
-      } catch (error) {
-        throw new NoteActionError('save', reasonOf(error));
-      }
+      const sealed = await step(() => crypto.update(vaultKey, item.sealed, plain), encryptFailed);
+      const saved = await step(
+        () => updateNoteRequest(api, sealed),
+        (error) => new NoteActionError('save', reasonOf(error)),
+      );
       return store.upsert(saved, plain);
     },
     [api, crypto, store, vaultKey],

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { NotesSnapshot } from './notes-store';
+import { EMPTY_NOTES_SNAPSHOT, type NotesSnapshot } from './notes-store';
 import { noteTotals } from './use-note-totals';
 
 function snapshot(over: Partial<NotesSnapshot> & { loaded?: number }): NotesSnapshot {
   const { loaded = 0, ...rest } = over;
   return {
+    ...EMPTY_NOTES_SNAPSHOT,
     status: 'ready',
-    error: null,
-    complete: false,
     items: Array.from({ length: loaded }, () => ({}) as NotesSnapshot['items'][number]),
-    decrypted: new Map(),
-    decryptedCount: 0,
-    failedCount: 0,
-    lockedCount: 0,
-    pendingCount: 0,
-    selectedTags: [],
-    searchQuery: '',
     ...rest,
   };
 }

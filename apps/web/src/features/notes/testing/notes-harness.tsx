@@ -4,13 +4,10 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
-import { AppProviders, createAppServices, type AppServices } from '../../../app/services';
-import { memoryKeyStore } from '../../../lib/key-store';
-import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config';
-import { memoryStorage } from '../../../lib/storage';
-import { FakeCryptoService } from '../../../testing/fake-crypto';
-import { TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
+import { AppProviders, type AppServices } from '../../../app/services';
+import { TEST_USER, TEST_VAULT, json, readFakeRequest } from '../../../testing/fake-server';
 import { FakeRouteApi, routeOf } from '../../../testing/fake-route-api';
+import { signedInServices } from '../../../testing/signed-in-services';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
 import { NotesCryptoProvider } from '../../../workers/notes-crypto-context';
 
@@ -133,11 +130,8 @@ export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
   }
 
   fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const req = { method, path: url.pathname, query: url.searchParams, body };
-    return this.dispatch(req);
+    const { url, method, path, body } = readFakeRequest(input, init);
+    return this.dispatch({ method, path, query: url.searchParams, body });
   };
 
   protected handle(route: string, req: FakeRequest): Response {
@@ -267,14 +261,7 @@ export interface RenderNotesOptions {
 export async function renderNotes(routes: RouteObject[], options: RenderNotesOptions = {}) {
   const api = options.api ?? new FakeNotesApi();
   const vaultKey = options.vaultKey ?? (await makeVaultKey());
-  const services: AppServices = createAppServices({
-    config: DEFAULT_RUNTIME_CONFIG,
-    storage: memoryStorage(),
-    keyStore: memoryKeyStore(),
-    crypto: new FakeCryptoService(),
-    fetch: api.fetch as typeof fetch,
-  });
-  await services.session.signIn({ user: TEST_USER, access: fakeJwt(), vaultKey, stayUnlocked: false });
+  const services = await signedInServices(api.fetch as typeof fetch, vaultKey);
   const notesCrypto = options.notesCrypto ?? new InlineNotesCrypto();
   const router = createMemoryRouter(routes, { initialEntries: [options.path ?? routes[0]?.path ?? '/'] });
   const user = userEvent.setup();

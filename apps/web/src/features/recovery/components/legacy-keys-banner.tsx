@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner';
+import { Banner, ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { PasswordInput } from '../../../components/password-input';
@@ -148,7 +148,7 @@ export function LegacyKeysBanner({
         }
       >
         <form id={formId} className="form" onSubmit={submit} noValidate>
-          {error ? <Banner tone="danger">{error}</Banner> : null}
+          <ErrorBanner error={error} />
           <PasswordInput
             label="Old password"
             name="oldPassword"

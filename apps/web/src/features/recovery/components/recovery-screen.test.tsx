@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_RECOVERY_KEY, withRecoveryCrypto } from '../../../testing/fake-recovery-crypto';
-import { FakeServer, TEST_USER, fakeJwt, json } from '../../../testing/fake-server';
+import { FakeServer, TEST_USER, fakeJwt, json, type FakeHandler } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
 import { CryptoOperationError } from '../../../workers/crypto-service';
 import { RECOVERY_BYPASS_KEY, RECOVERY_USER_KEY } from '../utils/recovery-session';
@@ -45,7 +45,23 @@ async function setPassword(app: App, password = 'New-horse-22', confirm = passwo
   await app.user.type(screen.getByLabelText('Confirm new password'), confirm);
 }
 
+/** Chooses a way to prove the account (its button), types `text` into its field and submits. */
+async function prove(app: App, way: string, field: string, text: string, submit: string) {
+  await typeEmail(app);
+  await app.user.click(screen.getByRole('button', { name: way }));
+  await app.user.type(await screen.findByLabelText(field), text);
+  await app.user.click(screen.getByRole('button', { name: submit }));
+}
+
 const alertText = async () => (await screen.findByRole('alert')).textContent;
+
+/** The alert after choosing a way (its button) while the server answers `route` with `handler`. */
+async function alertOnChoosing(button: string, route: string, handler: FakeHandler) {
+  const { app } = await start(new FakeServer().on(route, handler));
+  await typeEmail(app);
+  await app.user.click(screen.getByRole('button', { name: button }));
+  return alertText();
+}
 
 describe('recovery screen: choose', () => {
   afterEach(() => sessionStorage.clear());
@@ -89,23 +105,19 @@ describe('recovery screen: e-mail code', () => {
   }
 
   it("'Failed to send recovery email' when the code cannot be sent", async () => {
-    const { app } = await start(
-      new FakeServer().on('POST /api/auth/recovery/email-code', () => json(500, { error: 'boom' })),
-    );
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    expect(await alertText()).toBe('Failed to send recovery email');
+    expect(
+      await alertOnChoosing('Email Recovery Code', 'POST /api/auth/recovery/email-code', () =>
+        json(500, { error: 'boom' }),
+      ),
+    ).toBe('Failed to send recovery email');
   });
 
   it('a rate limit says so', async () => {
-    const { app } = await start(
-      new FakeServer().on('POST /api/auth/recovery/email-code', () =>
+    expect(
+      await alertOnChoosing('Email Recovery Code', 'POST /api/auth/recovery/email-code', () =>
         json(429, { error: 'Too many requests. Please try again later.', retryAfter: 60 }),
       ),
-    );
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    expect(await alertText()).toBe('Too many requests. Please try again later.');
+    ).toBe('Too many requests. Please try again later.');
   });
 
   it('keeps digits only, wants 6 of them, and shows "Invalid recovery code"', async () => {
@@ -132,10 +144,7 @@ describe('recovery screen: e-mail code', () => {
 
   it('verified: token and temporary user in session storage, 10 minutes, then a new vault key after a plain warning', async () => {
     const { app, crypto } = await start(server());
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    await app.user.type(await screen.findByLabelText('Recovery code'), '123456');
-    await app.user.click(screen.getByRole('button', { name: 'Verify code' }));
+    await prove(app, 'Email Recovery Code', 'Recovery code', '123456', 'Verify code');
     await screen.findByRole('heading', { name: 'Set a new password' });
 
     expect(sessionStorage.getItem(RECOVERY_BYPASS_KEY)).toBe('bypass-token-1');
@@ -193,10 +202,7 @@ describe('recovery screen: e-mail code', () => {
 
   it("'Try another way' goes back to the choice and forgets the token", async () => {
     const { app } = await start(server());
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    await app.user.type(await screen.findByLabelText('Recovery code'), '123456');
-    await app.user.click(screen.getByRole('button', { name: 'Verify code' }));
+    await prove(app, 'Email Recovery Code', 'Recovery code', '123456', 'Verify code');
     await screen.findByRole('heading', { name: 'Set a new password' });
     await app.user.click(screen.getByRole('button', { name: 'Try another way' }));
     await screen.findByRole('button', { name: 'Security Questions' });
@@ -208,10 +214,7 @@ describe('recovery screen: e-mail code', () => {
       json(401, { error: 'Invalid or expired recovery token', code: 'INVALID_BYPASS_TOKEN' }),
     );
     const { app } = await start(srv);
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    await app.user.type(await screen.findByLabelText('Recovery code'), '123456');
-    await app.user.click(screen.getByRole('button', { name: 'Verify code' }));
+    await prove(app, 'Email Recovery Code', 'Recovery code', '123456', 'Verify code');
     await setPassword(app);
     await app.user.click(screen.getByRole('checkbox', { name: /stay locked/ }));
     await app.user.click(screen.getByRole('button', { name: 'Set new password and create a new vault key' }));
@@ -222,39 +225,27 @@ describe('recovery screen: e-mail code', () => {
 describe('recovery screen: security questions', () => {
   afterEach(() => sessionStorage.clear());
 
-  it("404: 'No security questions found for this account. Try email recovery instead.'", async () => {
-    const { app } = await start(
-      new FakeServer().on('POST /api/auth/recovery/get-questions', () =>
-        json(404, { error: 'No security questions found for this account. Try email recovery instead.' }),
+  const NO_QUESTIONS = 'No security questions found for this account. Try email recovery instead.';
+  it.each([
+    [
+      "404: 'No security questions found for this account. Try email recovery instead.'",
+      404,
+      { error: NO_QUESTIONS },
+      NO_QUESTIONS,
+    ],
+    ['an empty list says the same', 200, { ...QUESTIONS, questions: [] }, NO_QUESTIONS],
+    [
+      "'Failed to load security questions' on any other failure",
+      500,
+      { error: 'x' },
+      'Failed to load security questions',
+    ],
+  ] as const)('%s', async (_name, status, body, alert) => {
+    expect(
+      await alertOnChoosing('Security Questions', 'POST /api/auth/recovery/get-questions', () =>
+        json(status, body),
       ),
-    );
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Security Questions' }));
-    expect(await alertText()).toBe(
-      'No security questions found for this account. Try email recovery instead.',
-    );
-  });
-
-  it('an empty list says the same', async () => {
-    const { app } = await start(
-      new FakeServer().on('POST /api/auth/recovery/get-questions', () =>
-        json(200, { ...QUESTIONS, questions: [] }),
-      ),
-    );
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Security Questions' }));
-    expect(await alertText()).toBe(
-      'No security questions found for this account. Try email recovery instead.',
-    );
-  });
-
-  it("'Failed to load security questions' on any other failure", async () => {
-    const { app } = await start(
-      new FakeServer().on('POST /api/auth/recovery/get-questions', () => json(500, { error: 'x' })),
-    );
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Security Questions' }));
-    expect(await alertText()).toBe('Failed to load security questions');
+    ).toBe(alert);
   });
 
   it('every answer is required; the answers stay on the device (answersAuth only); wrong ones are "Incorrect answers"', async () => {
@@ -311,10 +302,7 @@ describe('recovery screen: recovery key', () => {
 
   it('refuses text that is not a recovery key, and shows "Invalid recovery key"', async () => {
     const { app } = await start(server());
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Recovery Key' }));
-    await app.user.type(await screen.findByLabelText('Recovery key'), 'not-a-key');
-    await app.user.click(screen.getByRole('button', { name: 'Verify recovery key' }));
+    await prove(app, 'Recovery Key', 'Recovery key', 'not-a-key', 'Verify recovery key');
     expect(await alertText()).toBe('Please enter your recovery key (52 characters, dashes optional)');
     expect(app.server.calls('POST /api/auth/recovery/verify-key')).toHaveLength(0);
     await app.user.clear(screen.getByLabelText('Recovery key'));
@@ -364,10 +352,7 @@ describe('recovery screen: a key the recovery key does not open', () => {
         "open 'vault:v1:vault-key:recovery': decryption failed",
       );
     };
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Recovery Key' }));
-    await app.user.type(await screen.findByLabelText('Recovery key'), FAKE_RECOVERY_KEY);
-    await app.user.click(screen.getByRole('button', { name: 'Verify recovery key' }));
+    await prove(app, 'Recovery Key', 'Recovery key', FAKE_RECOVERY_KEY, 'Verify recovery key');
     await setPassword(app);
     await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await alertText()).toBe('Failed to reset your password');
@@ -389,10 +374,7 @@ describe('recovery screen: two-step verification on the account', () => {
           : json(401, { error: 'Invalid verification code', code: 'INVALID_2FA_CODE' });
       });
     const { app, crypto } = await start(srv);
-    await typeEmail(app);
-    await app.user.click(screen.getByRole('button', { name: 'Email Recovery Code' }));
-    await app.user.type(await screen.findByLabelText('Recovery code'), '123456');
-    await app.user.click(screen.getByRole('button', { name: 'Verify code' }));
+    await prove(app, 'Email Recovery Code', 'Recovery code', '123456', 'Verify code');
     await setPassword(app);
     await app.user.click(screen.getByRole('checkbox', { name: /stay locked/ }));
     const submit = () =>

@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Banner } from '../../../components/banner';
-import { Button } from '../../../components/button';
+import { RetryBanner } from '../../../components/retry-banner';
 import { Spinner } from '../../../components/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
@@ -14,17 +13,9 @@ export function AccountTab() {
 
   if (me.status === 'error') {
     return (
-      <Banner
-        tone="danger"
-        title="Could not load your account"
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void me.refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryBanner title="Could not load your account" onRetry={() => void me.refetch()}>
         {messageOf(me.error, 'Failed to load account details')}
-      </Banner>
+      </RetryBanner>
     );
   }
   if (!me.data) {

@@ -1,18 +1,31 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner';
+import { BoundFields, type BoundField } from '../../../components/bound-fields';
 import { Button } from '../../../components/button';
-import { PasswordInput } from '../../../components/password-input';
 import { SettingsSection } from '../../../components/settings-section';
-import { Spinner } from '../../../components/spinner';
 import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
 import { meQueryKey } from '../../../lib/session/get-me';
-import { isWrongPassword, type ChangedPasswordMaterial } from '../../../workers/crypto-service';
+import { useFocusRequest } from '../../../lib/use-focus-request';
 import { changePassword } from '../api/account';
-import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
+import { unlessWrongPassword, useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { SETTINGS_MESSAGES, failureText, validateChangePassword } from '../utils/settings-validation';
+import { SettingsForm, SettingsProgress } from './settings-form';
 
 type Feedback = { tone: 'success' | 'danger'; text: string } | null;
+
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+const NEW_PASSWORD_FIELDS: BoundField<keyof typeof EMPTY>[] = [
+  {
+    field: 'newPassword',
+    password: true,
+    label: 'New password',
+    autoComplete: 'new-password',
+    hint: 'At least 8 characters, with a lowercase letter, an uppercase letter and a number.',
+  },
+  { field: 'confirmPassword', password: true, label: 'Confirm new password', autoComplete: 'new-password' },
+];
 
 /**
  * Change password (docs/crypto-protocol.md "Flows"): the worker opens the vault key with the
@@ -24,19 +37,13 @@ export function ChangePasswordSection({ autoFocus = false }: { autoFocus?: boole
   const cache = useQueryCache();
   const account = useAccountCrypto();
   const material = useVaultMaterial();
-  const [fields, setFields] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
+  const [fields, setFields] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const currentRef = useRef<HTMLInputElement>(null);
+  const focusCurrent = useFocusRequest(currentRef, autoFocus);
 
-  // Counted focus requests: the field is disabled while busy, so it is focused after the re-render.
-  const [focusRequest, setFocusRequest] = useState(autoFocus ? 1 : 0);
-  useEffect(() => {
-    if (focusRequest > 0) currentRef.current?.focus();
-  }, [focusRequest]);
-
-  const set = (key: keyof typeof fields) => (event: ChangeEvent<HTMLInputElement>) =>
-    setFields((f) => ({ ...f, [key]: event.target.value }));
+  const set = (key: keyof typeof fields, value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,21 +56,18 @@ export function ChangePasswordSection({ autoFocus = false }: { autoFocus?: boole
     setFeedback(null);
     setBusy(true);
     try {
-      let body: ChangedPasswordMaterial;
-      try {
-        body = await account().changePassword(fields.currentPassword, fields.newPassword, await material());
-      } catch (error) {
-        if (isWrongPassword(error)) {
-          setFeedback({ tone: 'danger', text: SETTINGS_MESSAGES.wrongCurrentPassword });
-          setFocusRequest((n) => n + 1);
-          return;
-        }
-        throw error;
+      const body = await unlessWrongPassword(async () =>
+        account().changePassword(fields.currentPassword, fields.newPassword, await material()),
+      );
+      if (body === null) {
+        setFeedback({ tone: 'danger', text: SETTINGS_MESSAGES.wrongCurrentPassword });
+        focusCurrent();
+        return;
       }
       await changePassword(api, body);
       // The stored salt and wrapped key changed: the next unlock must read the new ones.
       cache.invalidate(meQueryKey);
-      setFields({ currentPassword: '', newPassword: '', confirmPassword: '' });
+      setFields(EMPTY);
       setFeedback({ tone: 'success', text: SETTINGS_MESSAGES.passwordChanged });
     } catch (error) {
       setFeedback({ tone: 'danger', text: failureText(error, 'Failed to change password') });
@@ -77,39 +81,26 @@ export function ChangePasswordSection({ autoFocus = false }: { autoFocus?: boole
       title="Change password"
       description="Your vault key is re-wrapped under the new password on this device; your notes and files are not re-encrypted. Every other device you are signed in on is signed out."
     >
-      <form
-        className="settings-form"
-        onSubmit={(e) => void submit(e)}
-        noValidate
-        aria-label="Change password"
-      >
-        <PasswordInput
-          ref={currentRef}
-          label="Current password"
-          autoComplete="current-password"
-          value={fields.currentPassword}
-          onChange={set('currentPassword')}
-          disabled={busy}
-        />
-        <PasswordInput
-          label="New password"
-          autoComplete="new-password"
-          value={fields.newPassword}
-          onChange={set('newPassword')}
-          disabled={busy}
-          hint="At least 8 characters, with a lowercase letter, an uppercase letter and a number."
-        />
-        <PasswordInput
-          label="Confirm new password"
-          autoComplete="new-password"
-          value={fields.confirmPassword}
-          onChange={set('confirmPassword')}
+      <SettingsForm label="Change password" onSubmit={submit}>
+        <BoundFields
+          fields={[
+            {
+              field: 'currentPassword',
+              password: true,
+              ref: currentRef,
+              label: 'Current password',
+              autoComplete: 'current-password',
+            },
+            ...NEW_PASSWORD_FIELDS,
+          ]}
+          values={fields}
+          onEdit={set}
           disabled={busy}
         />
         {busy ? (
-          <p className="settings-progress" role="status">
-            <Spinner size="sm" /> Deriving your keys on this device and re-wrapping your vault key...
-          </p>
+          <SettingsProgress>
+            Deriving your keys on this device and re-wrapping your vault key...
+          </SettingsProgress>
         ) : null}
         {feedback?.tone === 'success' ? (
           <Banner tone="success" title={feedback.text}>
@@ -123,7 +114,7 @@ export function ChangePasswordSection({ autoFocus = false }: { autoFocus?: boole
             Change password
           </Button>
         </div>
-      </form>
+      </SettingsForm>
     </SettingsSection>
   );
 }

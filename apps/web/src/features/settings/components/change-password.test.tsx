@@ -29,25 +29,23 @@ describe('Settings › Change password', () => {
     const app = await renderSettings('/settings?tab=security');
     const submit = async () => app.user.click(screen.getByRole('button', { name: 'Change password' }));
 
-    await fill(app.user, '', '', '');
-    await submit();
-    expect(await screen.findByText('Please fill in all password fields')).toBeTruthy();
-
-    await fill(app.user, 'Correct-horse-1', 'Another-pass-2', 'Another-pass-3');
-    await submit();
-    expect(await screen.findByText('New passwords do not match')).toBeTruthy();
-
-    await fill(app.user, 'Correct-horse-1', 'Ab1', 'Ab1');
-    await submit();
-    expect(await screen.findByText('New password must be at least 8 characters')).toBeTruthy();
-
-    await fill(app.user, 'Correct-horse-1', 'alllowercase1', 'alllowercase1');
-    await submit();
-    expect(await screen.findByText('Password must contain at least one uppercase letter')).toBeTruthy();
-
-    await fill(app.user, 'Correct-horse-1', 'NoDigitsHere', 'NoDigitsHere');
-    await submit();
-    expect(await screen.findByText('Password must contain at least one number')).toBeTruthy();
+    const cases: [current: string, next: string, confirm: string, message: string][] = [
+      ['', '', '', 'Please fill in all password fields'],
+      ['Correct-horse-1', 'Another-pass-2', 'Another-pass-3', 'New passwords do not match'],
+      ['Correct-horse-1', 'Ab1', 'Ab1', 'New password must be at least 8 characters'],
+      [
+        'Correct-horse-1',
+        'alllowercase1',
+        'alllowercase1',
+        'Password must contain at least one uppercase letter',
+      ],
+      ['Correct-horse-1', 'NoDigitsHere', 'NoDigitsHere', 'Password must contain at least one number'],
+    ];
+    for (const [current, next, confirm, message] of cases) {
+      await fill(app.user, current, next, confirm);
+      await submit();
+      expect(await screen.findByText(message)).toBeTruthy();
+    }
 
     expect(app.crypto.accountCalls).toEqual([]);
     expect(app.server.calls('POST /api/auth/change-password')).toEqual([]);

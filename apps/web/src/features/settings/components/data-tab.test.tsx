@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, json } from '../../../testing/fake-server';
-import { renderSettings, settingsServer } from '../testing/settings-harness';
+import { renderSettings, retype, settingsServer } from '../testing/settings-harness';
 import { ACCOUNT_DELETED_NOTICE, confirmsDeletion } from './delete-account-section';
 
 describe('Settings › Data & Privacy', () => {
@@ -55,15 +55,13 @@ describe('Settings › Data & Privacy', () => {
     await app.user.type(within(dialog).getByLabelText('Password'), 'Wrong-horse-1');
     await app.user.type(within(dialog).getByLabelText(/^Type DELETE or your username \(alice\)/), 'delete');
     expect(submit.hasAttribute('disabled')).toBe(true);
-    await app.user.clear(within(dialog).getByLabelText(/^Type DELETE/));
-    await app.user.type(within(dialog).getByLabelText(/^Type DELETE/), 'DELETE');
+    await retype(app.user, within(dialog).getByLabelText(/^Type DELETE/), 'DELETE');
     expect(submit.hasAttribute('disabled')).toBe(false);
     await app.user.click(submit);
     expect(await within(dialog).findByText('Incorrect password')).toBeTruthy();
     expect(server.calls('DELETE /api/auth/account')).toEqual([]);
 
-    await app.user.clear(within(dialog).getByLabelText('Password'));
-    await app.user.type(within(dialog).getByLabelText('Password'), 'Correct-horse-1');
+    await retype(app.user, within(dialog).getByLabelText('Password'), 'Correct-horse-1');
     await app.user.click(submit);
 
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));

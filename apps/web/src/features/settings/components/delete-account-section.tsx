@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner';
+import { useRef, useState, type FormEvent } from 'react';
+import { ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/input';
@@ -8,10 +8,11 @@ import { SettingsSection } from '../../../components/settings-section';
 import { useApiClient } from '../../../lib/api-context';
 import { useMe } from '../../../lib/session/get-me';
 import { useSignOut } from '../../../lib/session/use-sign-out';
-import { isWrongPassword } from '../../../workers/crypto-service';
+import { useFocusRequest } from '../../../lib/use-focus-request';
 import { deleteAccount } from '../api/account';
-import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
+import { unlessWrongPassword, useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
+import { DialogFormActions, SettingsForm } from './settings-form';
 
 export const ACCOUNT_DELETED_NOTICE = 'Your account and everything in it have been deleted.';
 
@@ -37,11 +38,7 @@ export function DeleteAccountSection() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  // The field is disabled while busy: focus it once the re-render has enabled it.
-  const [focusRequest, setFocusRequest] = useState(0);
-  useEffect(() => {
-    if (focusRequest > 0) passwordRef.current?.focus();
-  }, [focusRequest]);
+  const focusPassword = useFocusRequest(passwordRef);
   const username = me.data?.user.username;
   const ready = password.length > 0 && confirmsDeletion(typed, username);
 
@@ -58,17 +55,14 @@ export function DeleteAccountSection() {
     setError(null);
     setBusy(true);
     try {
-      let authKey: string;
-      try {
-        authKey = await account().verifyPassword(password, await material());
-      } catch (e) {
-        if (isWrongPassword(e)) {
-          setError(SETTINGS_MESSAGES.wrongPassword);
-          setBusy(false);
-          setFocusRequest((n) => n + 1);
-          return;
-        }
-        throw e;
+      const authKey = await unlessWrongPassword(async () =>
+        account().verifyPassword(password, await material()),
+      );
+      if (authKey === null) {
+        setError(SETTINGS_MESSAGES.wrongPassword);
+        setBusy(false);
+        focusPassword();
+        return;
       }
       await deleteAccount(api, authKey);
       // Everything on the server is gone: clear this device like a sign-out and say why on /login.
@@ -100,12 +94,7 @@ export function DeleteAccountSection() {
         closeOnBackdrop={!busy}
         initialFocusRef={passwordRef}
       >
-        <form
-          className="settings-form"
-          onSubmit={(e) => void submit(e)}
-          noValidate
-          aria-label="Delete account"
-        >
+        <SettingsForm label="Delete account" onSubmit={submit}>
           <PasswordInput
             ref={passwordRef}
             label="Password"
@@ -121,22 +110,16 @@ export function DeleteAccountSection() {
             onChange={(e) => setTyped(e.target.value)}
             disabled={busy}
           />
-          {error ? <Banner tone="danger">{error}</Banner> : null}
-          <div className="settings-actions settings-actions--end">
-            <Button variant="secondary" onClick={close} disabled={busy}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant="danger"
-              disabled={!ready}
-              loading={busy}
-              loadingLabel="Deleting..."
-            >
-              Delete my account
-            </Button>
-          </div>
-        </form>
+          <ErrorBanner error={error} />
+          <DialogFormActions
+            busy={busy}
+            onCancel={close}
+            submitLabel="Delete my account"
+            busyLabel="Deleting..."
+            danger
+            disabled={!ready}
+          />
+        </SettingsForm>
       </Dialog>
     </SettingsSection>
   );

@@ -1,14 +1,19 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Banner } from '../../../components/banner';
-import { Button } from '../../../components/button';
+import { ErrorBanner } from '../../../components/banner';
 import { Dialog } from '../../../components/dialog';
-import { TextField } from '../../../components/input';
 import { PasswordInput } from '../../../components/password-input';
 import { ApiError } from '../../../lib/api-client';
-import { isWrongPassword } from '../../../workers/crypto-service';
 import type { TwoFactorProof } from '../api/two-factor';
-import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
-import { SETTINGS_MESSAGES, digitsOnly, failureText, isSixDigits } from '../utils/settings-validation';
+import { unlessWrongPassword, useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
+import { SETTINGS_MESSAGES, failureText, isSixDigits } from '../utils/settings-validation';
+import { DialogFormActions, SettingsForm, VerificationCodeField } from './settings-form';
+
+type ProofMode = 'code' | 'password';
+
+const PROOF_MODES: { mode: ProofMode; label: string }[] = [
+  { mode: 'code', label: 'An authenticator code' },
+  { mode: 'password', label: 'My password' },
+];
 
 /**
  * Asks for proof before a 2FA change: a current authenticator code, or the password (checked and
@@ -35,7 +40,7 @@ export function ProofDialog({
   onClose: () => void;
   danger?: boolean;
 }) {
-  const [mode, setMode] = useState<'code' | 'password'>('code');
+  const [mode, setMode] = useState<ProofMode>('code');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -71,15 +76,14 @@ export function ProofDialog({
       if (mode === 'code') {
         proof = { code };
       } else {
-        try {
-          proof = { authKey: await account().verifyPassword(password, await material()) };
-        } catch (e) {
-          if (isWrongPassword(e)) {
-            setError(SETTINGS_MESSAGES.wrongPassword);
-            return;
-          }
-          throw e;
+        const authKey = await unlessWrongPassword(async () =>
+          account().verifyPassword(password, await material()),
+        );
+        if (authKey === null) {
+          setError(SETTINGS_MESSAGES.wrongPassword);
+          return;
         }
+        proof = { authKey };
       }
       await onConfirm(proof);
       setCode('');
@@ -108,41 +112,24 @@ export function ProofDialog({
       initialFocusRef={firstRef}
       description={warning}
     >
-      <form className="settings-form" onSubmit={(e) => void submit(e)} noValidate>
+      <SettingsForm onSubmit={submit}>
         <fieldset className="settings-choice">
           <legend>Confirm with</legend>
-          <label>
-            <input
-              type="radio"
-              name={name}
-              checked={mode === 'code'}
-              onChange={() => setMode('code')}
-              disabled={busy}
-            />{' '}
-            An authenticator code
-          </label>
-          <label>
-            <input
-              type="radio"
-              name={name}
-              checked={mode === 'password'}
-              onChange={() => setMode('password')}
-              disabled={busy}
-            />{' '}
-            My password
-          </label>
+          {PROOF_MODES.map((option) => (
+            <label key={option.mode}>
+              <input
+                type="radio"
+                name={name}
+                checked={mode === option.mode}
+                onChange={() => setMode(option.mode)}
+                disabled={busy}
+              />{' '}
+              {option.label}
+            </label>
+          ))}
         </fieldset>
         {mode === 'code' ? (
-          <TextField
-            ref={firstRef}
-            label="Verification code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(digitsOnly(e.target.value))}
-            disabled={busy}
-          />
+          <VerificationCodeField ref={firstRef} value={code} onCode={setCode} disabled={busy} />
         ) : (
           <PasswordInput
             label="Password"
@@ -153,21 +140,15 @@ export function ProofDialog({
             autoFocus
           />
         )}
-        {error ? <Banner tone="danger">{error}</Banner> : null}
-        <div className="settings-actions settings-actions--end">
-          <Button variant="secondary" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant={danger ? 'danger' : 'primary'}
-            loading={busy}
-            loadingLabel={busyLabel}
-          >
-            {confirmLabel}
-          </Button>
-        </div>
-      </form>
+        <ErrorBanner error={error} />
+        <DialogFormActions
+          busy={busy}
+          onCancel={close}
+          submitLabel={confirmLabel}
+          busyLabel={busyLabel}
+          danger={danger}
+        />
+      </SettingsForm>
     </Dialog>
   );
 }

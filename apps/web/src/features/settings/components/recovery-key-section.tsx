@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner';
+import { Banner, ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { PasswordInput } from '../../../components/password-input';
 import { SettingsSection } from '../../../components/settings-section';
-import { Spinner } from '../../../components/spinner';
 import { useApiClient } from '../../../lib/api-context';
 import { useMe } from '../../../lib/session/get-me';
-import { isWrongPassword } from '../../../workers/crypto-service';
 import { setupRecoveryKey } from '../api/recovery';
-import { useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
+import { useAction } from '../hooks/use-action';
+import { unlessWrongPassword, useAccountCrypto, useVaultMaterial } from '../hooks/use-account-crypto';
 import { recoveryKitFileName, recoveryKitText } from '../utils/kit-text';
-import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
+import { SETTINGS_MESSAGES } from '../utils/settings-validation';
 import { CopyDownload } from './secret-panel';
+import { SettingsForm, SettingsProgress } from './settings-form';
 
 /**
  * Recovery key (docs/crypto-protocol.md "Recovery key"): the worker opens the vault key with the password,
@@ -28,8 +28,7 @@ export function RecoveryKeySection({
   const account = useAccountCrypto();
   const material = useVaultMaterial();
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<{ key: string; at: Date } | null>(null);
   const who = me.data ? `${me.data.user.username} <${me.data.user.email}>` : '';
 
@@ -40,18 +39,13 @@ export function RecoveryKeySection({
       setError(SETTINGS_MESSAGES.passwordRequired);
       return;
     }
-    setError(null);
-    setBusy(true);
-    try {
-      let made;
-      try {
-        made = await account().createRecoveryKey(password, await material());
-      } catch (e) {
-        if (isWrongPassword(e)) {
-          setError(SETTINGS_MESSAGES.wrongPassword);
-          return;
-        }
-        throw e;
+    await run('Failed to create the recovery key', async () => {
+      const made = await unlessWrongPassword(async () =>
+        account().createRecoveryKey(password, await material()),
+      );
+      if (made === null) {
+        setError(SETTINGS_MESSAGES.wrongPassword);
+        return;
       }
       await setupRecoveryKey(api, {
         authKey: made.authKey,
@@ -60,11 +54,7 @@ export function RecoveryKeySection({
       });
       setPassword('');
       setCreated({ key: made.recoveryKeyText, at: new Date() });
-    } catch (e) {
-      setError(failureText(e, 'Failed to create the recovery key'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -92,12 +82,7 @@ export function RecoveryKeySection({
           </div>
         </div>
       ) : (
-        <form
-          className="settings-form"
-          onSubmit={(e) => void submit(e)}
-          noValidate
-          aria-label="Create recovery key"
-        >
+        <SettingsForm label="Create recovery key" onSubmit={submit}>
           <PasswordInput
             label="Password"
             hint="Your password opens the vault key on this device so it can be wrapped under the new recovery key."
@@ -106,18 +91,14 @@ export function RecoveryKeySection({
             onChange={(e) => setPassword(e.target.value)}
             disabled={busy}
           />
-          {busy ? (
-            <p className="settings-progress" role="status">
-              <Spinner size="sm" /> Creating your recovery key on this device...
-            </p>
-          ) : null}
-          {error ? <Banner tone="danger">{error}</Banner> : null}
+          {busy ? <SettingsProgress>Creating your recovery key on this device...</SettingsProgress> : null}
+          <ErrorBanner error={error} />
           <div className="settings-actions">
             <Button type="submit" loading={busy} loadingLabel="Creating...">
               Create recovery key
             </Button>
           </div>
-        </form>
+        </SettingsForm>
       )}
     </SettingsSection>
   );

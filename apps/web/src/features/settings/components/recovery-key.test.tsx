@@ -7,6 +7,7 @@ import {
   RECOVERY_KEY_TEXT,
   captureDownloads,
   renderSettings,
+  retype,
   settingsServer,
 } from '../testing/settings-harness';
 
@@ -25,8 +26,7 @@ describe('Settings › Recovery key', () => {
     expect(await within(form).findByText('Incorrect password')).toBeTruthy();
     expect(server.calls('POST /api/auth/recovery/setup-key')).toEqual([]);
 
-    await app.user.clear(within(form).getByLabelText('Password'));
-    await app.user.type(within(form).getByLabelText('Password'), 'Correct-horse-1');
+    await retype(app.user, within(form).getByLabelText('Password'), 'Correct-horse-1');
     await app.user.click(create);
     expect((await screen.findByTestId('recovery-key')).textContent).toBe(RECOVERY_KEY_TEXT);
     expect(server.calls('POST /api/auth/recovery/setup-key')[0]?.body).toEqual({

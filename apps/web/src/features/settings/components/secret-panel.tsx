@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../../components/button';
+import { downloadFile } from '../../../lib/download-file';
 
 /** Copies text; the async Clipboard API where allowed, else a hidden textarea and execCommand. */
 export async function copyText(text: string): Promise<boolean> {
@@ -27,26 +28,13 @@ export async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
-/** Saves text as a file made on this device. */
-export function downloadTextFile(fileName: string, body: string): void {
-  const url = URL.createObjectURL(new Blob([body], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** Copy and Download buttons with a polite "Copied" status. */
 export function CopyDownload({
   copyLabel,
   text,
   fileName,
   fileBody,
-  onDownload = downloadTextFile,
+  onDownload = downloadFile,
 }: {
   copyLabel: string;
   text: string;

@@ -1,14 +1,16 @@
 import { RECOVERY_LIMITS } from '@vault/contracts';
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner';
+import { Banner, ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/input';
+import { RetryBanner } from '../../../components/retry-banner';
 import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { useQueryCache } from '../../../lib/query';
 import { setupSecurityQuestions, securityQuestionsQueryKey, useSecurityQuestions } from '../api/recovery';
+import { useAction } from '../hooks/use-action';
 import { useAnswersAuth, useVaultMaterial } from '../hooks/use-account-crypto';
 import {
   ANSWER_MIN,
@@ -16,10 +18,10 @@ import {
   QUESTION_MIN,
   SETTINGS_MESSAGES,
   countChars,
-  failureText,
   validateQuestions,
   type QuestionPair,
 } from '../utils/settings-validation';
+import { SettingsForm, SettingsProgress } from './settings-form';
 
 const emptyPairs = (questions: string[] = []): QuestionPair[] =>
   Array.from({ length: QUESTION_COUNT }, (_, i) => ({ question: questions[i] ?? '', answer: '' }));
@@ -44,8 +46,7 @@ export function SecurityQuestionsSection() {
   const saved = useSecurityQuestions();
   const [editing, setEditing] = useState(false);
   const [pairs, setPairs] = useState<QuestionPair[]>(emptyPairs);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [success, setSuccess] = useState<string | null>(null);
 
   const setPair = (index: number, key: keyof QuestionPair, value: string) =>
@@ -59,9 +60,7 @@ export function SecurityQuestionsSection() {
       setError(invalid);
       return;
     }
-    setError(null);
-    setBusy(true);
-    try {
+    await run(SETTINGS_MESSAGES.questionsFailed, async () => {
       const { kdfParams } = await material();
       const questionsSalt = newQuestionsSalt();
       const answersAuth = await answersAuthOf(
@@ -78,11 +77,7 @@ export function SecurityQuestionsSection() {
       setEditing(false);
       setSuccess('Security questions saved.');
       cache.invalidate(securityQuestionsQueryKey);
-    } catch (e) {
-      setError(failureText(e, SETTINGS_MESSAGES.questionsFailed));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const description =
@@ -92,16 +87,9 @@ export function SecurityQuestionsSection() {
     return (
       <SettingsSection title="Security questions" description={description}>
         {saved.status === 'error' ? (
-          <Banner
-            tone="danger"
-            action={
-              <Button variant="secondary" size="sm" onClick={() => void saved.refetch()}>
-                Retry
-              </Button>
-            }
-          >
+          <RetryBanner onRetry={() => void saved.refetch()}>
             {messageOf(saved.error, 'Failed to load security questions')}
-          </Banner>
+          </RetryBanner>
         ) : (
           <Spinner label="Loading security questions" />
         )}
@@ -139,12 +127,7 @@ export function SecurityQuestionsSection() {
 
   return (
     <SettingsSection title="Security questions" description={description}>
-      <form
-        className="settings-form"
-        onSubmit={(e) => void submit(e)}
-        noValidate
-        aria-label="Security questions"
-      >
+      <SettingsForm label="Security questions" onSubmit={submit}>
         {pairs.map((pair, i) => (
           <div key={i} className="question-pair">
             <TextField
@@ -166,12 +149,8 @@ export function SecurityQuestionsSection() {
             />
           </div>
         ))}
-        {busy ? (
-          <p className="settings-progress" role="status">
-            <Spinner size="sm" /> Hashing your answers on this device...
-          </p>
-        ) : null}
-        {error ? <Banner tone="danger">{error}</Banner> : null}
+        {busy ? <SettingsProgress>Hashing your answers on this device...</SettingsProgress> : null}
+        <ErrorBanner error={error} />
         <div className="settings-actions">
           <Button type="submit" loading={busy} loadingLabel="Saving...">
             Save questions
@@ -182,7 +161,7 @@ export function SecurityQuestionsSection() {
             </Button>
           ) : null}
         </div>
-      </form>
+      </SettingsForm>
     </SettingsSection>
   );
 }

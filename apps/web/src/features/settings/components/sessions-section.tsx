@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Banner } from '../../../components/banner';
+import { ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
+import { RetryBanner } from '../../../components/retry-banner';
 import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
 import { messageOf } from '../../../lib/api-client';
@@ -78,16 +79,9 @@ export function SessionsSection() {
     );
   } else if (sessions.status === 'error') {
     list = (
-      <Banner
-        tone="danger"
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void sessions.refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryBanner onRetry={() => void sessions.refetch()}>
         {messageOf(sessions.error, 'Failed to load sessions')}
-      </Banner>
+      </RetryBanner>
     );
   } else {
     list = <Spinner label="Loading sessions" />;
@@ -99,7 +93,7 @@ export function SessionsSection() {
       description="Where your account is signed in. Revoking a session signs that device out at its next request."
     >
       {list}
-      {error ? <Banner tone="danger">{error}</Banner> : null}
+      <ErrorBanner error={error} />
     </SettingsSection>
   );
 }

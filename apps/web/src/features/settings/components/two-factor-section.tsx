@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner';
+import { useState } from 'react';
+import { Banner, ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
-import { TextField } from '../../../components/input';
 import { SettingsSection } from '../../../components/settings-section';
 import { Spinner } from '../../../components/spinner';
-import { isApiError, messageOf } from '../../../lib/api-client';
+import { messageOf } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { formatDate } from '../../../lib/format';
 import { useQueryCache } from '../../../lib/query';
@@ -15,14 +14,13 @@ import {
   enableTwoFactor,
   regenerateBackupCodes,
   useBackupCodesInfo,
-  verifyTwoFactor,
 } from '../api/two-factor';
+import { useAction } from '../hooks/use-action';
 import { backupCodesFileName, backupCodesText } from '../utils/kit-text';
-import { groupSecret, parseOtpauthUrl } from '../utils/otpauth';
-import { SETTINGS_MESSAGES, digitsOnly, failureText, isSixDigits } from '../utils/settings-validation';
+import { SETTINGS_MESSAGES, failureText } from '../utils/settings-validation';
 import { ProofDialog } from './proof-dialog';
-import { QrCode } from './qr-code';
 import { BackupCodesPanel } from './secret-panel';
+import { TwoFactorSetup } from './two-factor-setup';
 
 type Phase =
   | { kind: 'idle' }
@@ -41,8 +39,7 @@ export function TwoFactorSections() {
   const enabled = me.data?.user.twoFactorEnabled ?? false;
   const account = me.data?.user.email ?? me.data?.user.username ?? '';
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: starting, error, run } = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   const [disableOpen, setDisableOpen] = useState(false);
   const [regenerateOpen, setRegenerateOpen] = useState(false);
@@ -53,17 +50,11 @@ export function TwoFactorSections() {
     cache.invalidate(backupCodesInfoQueryKey);
   };
 
-  const start = async () => {
-    setError(null);
+  const start = () => {
     setNotice(null);
-    setStarting(true);
-    try {
+    return run(SETTINGS_MESSAGES.enableFailed, async () => {
       setPhase({ kind: 'setup', otpauthUrl: await enableTwoFactor(api) });
-    } catch (e) {
-      setError(failureText(e, SETTINGS_MESSAGES.enableFailed));
-    } finally {
-      setStarting(false);
-    }
+    });
   };
 
   const codesPanel =
@@ -129,7 +120,7 @@ export function TwoFactorSections() {
         description="Ask for a 6-digit code from an authenticator app (Google Authenticator, 1Password, Aegis...) when you sign in."
       >
         {body}
-        {error ? <Banner tone="danger">{error}</Banner> : null}
+        <ErrorBanner error={error} />
         {notice ? <Banner tone="success">{notice}</Banner> : null}
       </SettingsSection>
       {enabled && !(phase.kind === 'codes' && phase.after === 'enabled') ? (
@@ -206,102 +197,5 @@ export function TwoFactorSections() {
         }}
       />
     </>
-  );
-}
-
-/** The QR code, the key as text, and the first code. */
-function TwoFactorSetup({
-  otpauthUrl,
-  onVerified,
-  onCancel,
-}: {
-  otpauthUrl: string;
-  onVerified: (codes: string[]) => void;
-  onCancel: () => void;
-}) {
-  const api = useApiClient();
-  const details = parseOtpauthUrl(otpauthUrl);
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [touched, setTouched] = useState(false);
-  const codeRef = useRef<HTMLInputElement>(null);
-  // The field is disabled while busy: focus it once the re-render has enabled it.
-  const [focusRequest, setFocusRequest] = useState(0);
-  useEffect(() => {
-    if (focusRequest > 0) codeRef.current?.focus();
-  }, [focusRequest]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (!code) {
-      setError(SETTINGS_MESSAGES.codeRequired);
-      return;
-    }
-    if (!isSixDigits(code)) return;
-    setError(null);
-    setBusy(true);
-    try {
-      onVerified(await verifyTwoFactor(api, code));
-    } catch (e) {
-      // A wrong code answers 400/401 'Invalid verification code'; anything else failed to enable.
-      setError(
-        isApiError(e, 400) || isApiError(e, 401)
-          ? SETTINGS_MESSAGES.invalidCode
-          : failureText(e, SETTINGS_MESSAGES.enableFailed),
-      );
-      setCode('');
-      setFocusRequest((n) => n + 1);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form
-      className="settings-form totp-setup"
-      onSubmit={(e) => void submit(e)}
-      noValidate
-      aria-label="Set up two-step verification"
-    >
-      <ol className="totp-setup__steps">
-        <li>
-          Scan this QR code with your authenticator app.
-          <QrCode value={otpauthUrl} label="QR code for your authenticator app" />
-        </li>
-        {details ? (
-          <li>
-            Or enter this key by hand{details.account ? ` (account ${details.account})` : ''}:{' '}
-            <code className="totp-secret" data-testid="totp-secret" aria-label="Setup key">
-              {groupSecret(details.secret)}
-            </code>
-          </li>
-        ) : null}
-        <li>Enter the 6-digit code the app shows.</li>
-      </ol>
-      <TextField
-        ref={codeRef}
-        label="Verification code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={code}
-        onChange={(e) => setCode(digitsOnly(e.target.value))}
-        onBlur={() => setTouched(true)}
-        error={touched && !code && !error ? SETTINGS_MESSAGES.codeRequired : null}
-        disabled={busy}
-        autoFocus
-      />
-      {error ? <Banner tone="danger">{error}</Banner> : null}
-      <div className="settings-actions">
-        <Button type="submit" loading={busy} loadingLabel="Verifying..." disabled={!isSixDigits(code)}>
-          Verify and enable
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-      </div>
-    </form>
   );
 }

@@ -24,6 +24,14 @@ function enabledServer(extra?: (s: ReturnType<typeof settingsServer>) => void) {
   return server;
 }
 
+/** The backup codes on screen, once they are shown. */
+async function shownBackupCodes() {
+  const list = await screen.findByTestId('backup-codes');
+  return within(list)
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
+}
+
 describe('Settings › Two-step verification', () => {
   /** 2FA off; Enable answers OTPAUTH; only 123456 verifies (then 2FA is on and CODES come back). */
   function setupServer() {
@@ -81,12 +89,7 @@ describe('Settings › Two-step verification', () => {
     await app.user.type(field, '1234567');
     expect(field.value).toBe('123456');
     await app.user.click(screen.getByRole('button', { name: 'Verify and enable' }));
-    const list = await screen.findByTestId('backup-codes');
-    expect(
-      within(list)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual(CODES);
+    expect(await shownBackupCodes()).toEqual(CODES);
     expect(screen.getByText('Two-step verification is on.')).toBeTruthy();
 
     // Copy puts all ten codes on the clipboard; Download saves them as a .txt.
@@ -221,12 +224,7 @@ describe('Settings › Two-step verification', () => {
 
     fail = false;
     await app.user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
-    const list = await screen.findByTestId('backup-codes');
-    expect(
-      within(list)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual(fresh);
+    expect(await shownBackupCodes()).toEqual(fresh);
     expect(server.calls('POST /api/auth/2fa/backup-codes/regenerate').at(-1)?.body).toEqual({
       code: '135790',
     });

@@ -5,6 +5,7 @@ import { useCrypto } from '../../../workers/crypto-context';
 import {
   CryptoOperationError,
   isAccountCryptoService,
+  isWrongPassword,
   type AccountCryptoService,
   type RecoveryCryptoService,
   type VaultMaterial,
@@ -44,4 +45,17 @@ export function useVaultMaterial(): () => Promise<VaultMaterial> {
   return useCallback(async () => {
     return (await getMe(api)).vault;
   }, [api]);
+}
+
+/**
+ * Runs a worker operation that opens the vault key with a typed password: its result, or null
+ * when the password is wrong (the caller says so); any other failure still throws.
+ */
+export async function unlessWrongPassword<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (isWrongPassword(e)) return null;
+    throw e;
+  }
 }

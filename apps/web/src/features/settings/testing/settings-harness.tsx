@@ -184,3 +184,13 @@ export function captureDownloads(): { files: { name: string; blob: Blob }[]; res
     },
   };
 }
+
+/** Replaces what a field holds with `text`, as a user correcting a typo would. */
+export async function retype(
+  user: { clear: (el: Element) => Promise<void>; type: (el: Element, text: string) => Promise<void> },
+  field: Element,
+  text: string,
+) {
+  await user.clear(field);
+  await user.type(field, text);
+}

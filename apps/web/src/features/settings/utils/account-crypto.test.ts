@@ -9,7 +9,7 @@ import {
   unwrapVaultKeyRaw,
 } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
-import { handleCryptoRequest } from '../../../workers/crypto-dispatch';
+import { channelClient } from '../../../testing/channel-worker';
 import { CryptoOps } from '../../../workers/crypto-ops';
 import { isWrongPassword } from '../../../workers/crypto-service';
 
@@ -68,12 +68,10 @@ describe('Settings crypto operations (real @vault/crypto in CryptoOps)', () => {
     const ops = new CryptoOps({ kdfParams: FLOOR });
     const account = await ops.createAccount('Correct-horse-1');
     expect(await ops.verifyPassword('Correct-horse-1', account)).toBe(account.authKey);
-    const answer = await handleCryptoRequest(ops, {
-      id: 3,
-      op: 'verifyPassword',
-      password: 'Wrong-horse-1',
-      material: account,
+    const worker = channelClient(ops);
+    await expect(worker.call('verifyPassword', 'Wrong-horse-1', account)).rejects.toMatchObject({
+      code: 'DECRYPT_FAILED',
     });
-    expect(answer).toMatchObject({ id: 3, ok: false, error: { code: 'DECRYPT_FAILED' } });
+    worker.terminate();
   });
 });

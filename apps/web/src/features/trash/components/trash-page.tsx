@@ -4,8 +4,9 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { TrashIcon } from '../../../components/icons';
+import { LoadingPanel } from '../../../components/loading-panel';
 import { PageHeader } from '../../../components/page-header';
-import { Spinner } from '../../../components/spinner';
+import { RetryBanner } from '../../../components/retry-banner';
 import { isApiError, messageOf } from '../../../lib/api-client';
 import type { TrashEntry, TrashSection } from '../../../lib/trash-section';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -158,17 +159,9 @@ export function TrashPage({ sections }: { sections: readonly TrashSection[] }) {
       />
 
       {failedQueries.length > 0 ? (
-        <Banner
-          tone="danger"
-          title={TRASH_MESSAGES.loadFailed}
-          action={
-            <Button variant="secondary" size="sm" onClick={retry}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryBanner title={TRASH_MESSAGES.loadFailed} onRetry={retry}>
           {messageOf(failedQueries[0]!.error, '') || null}
-        </Banner>
+        </RetryBanner>
       ) : null}
       {actionError ? <Banner tone="danger">{actionError}</Banner> : null}
       <p className="visually-hidden" role="status" aria-live="polite">
@@ -176,10 +169,7 @@ export function TrashPage({ sections }: { sections: readonly TrashSection[] }) {
       </p>
 
       {firstLoad ? (
-        <div className="panel vault-loading" role="status">
-          <Spinner size="lg" />
-          <p>Loading trash...</p>
-        </div>
+        <LoadingPanel text="Loading trash..." polite={false} />
       ) : nothingLoaded && failedQueries.length > 0 ? null : count === 0 && failedQueries.length === 0 ? (
         <section className="panel">
           <EmptyState icon={<TrashIcon width={32} height={32} />} title="Trash is empty">

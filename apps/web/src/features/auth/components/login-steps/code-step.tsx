@@ -2,18 +2,15 @@ import { AuthLayout } from '../../../../components/auth-layout';
 import { Button } from '../../../../components/button';
 import { SecondFactorField, SecondFactorToggle } from '../../../../components/second-factor-field';
 import type { LoginFlow } from '../../state/use-login-flow';
-import { LoginBanners, useStepHeading } from './step-parts';
+import { BackToSignIn, LoginBanners, StepHeading } from './step-parts';
 
 /** The second factor: a 6-digit authenticator code, or one of the saved backup codes. */
 export function CodeStep({ flow }: { flow: LoginFlow }) {
   const { useBackup, code, backupCode, busy } = flow.state;
   const { locked } = flow;
-  const headingRef = useStepHeading();
   return (
     <AuthLayout title="Two-step verification">
-      <h2 className="visually-hidden" tabIndex={-1} ref={headingRef}>
-        Two-step verification
-      </h2>
+      <StepHeading>Two-step verification</StepHeading>
       <p className="auth__lead">
         {useBackup
           ? 'Enter one of the backup codes you saved when you turned on two-step verification.'
@@ -34,9 +31,7 @@ export function CodeStep({ flow }: { flow: LoginFlow }) {
         </Button>
         <div className="form__links">
           <SecondFactorToggle useBackup={useBackup} onToggle={flow.toggleBackup} disabled={busy} />
-          <button type="button" className="link-btn" onClick={flow.backToCredentials} disabled={busy}>
-            Back to sign in
-          </button>
+          <BackToSignIn flow={flow} />
         </div>
       </form>
     </AuthLayout>

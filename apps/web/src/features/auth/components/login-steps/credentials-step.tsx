@@ -1,15 +1,14 @@
 import { Link } from 'react-router-dom';
 import { AuthLayout } from '../../../../components/auth-layout';
 import { Button } from '../../../../components/button';
+import { BoundFields } from '../../../../components/bound-fields';
 import { Checkbox } from '../../../../components/checkbox';
-import { TextField } from '../../../../components/input';
-import { PasswordInput } from '../../../../components/password-input';
 import type { LoginFlow } from '../../state/use-login-flow';
-import { LoginBanners } from './step-parts';
+import { IDENTIFIER_FIELD, LoginBanners, PASSWORD_FIELD } from './step-parts';
 
 /** Identifier, password and "Stay unlocked on this device". */
 export function CredentialsStep({ flow }: { flow: LoginFlow }) {
-  const { identifier, password, stayUnlocked, busy } = flow.state;
+  const { stayUnlocked, busy } = flow.state;
   const { locked } = flow;
   const disabled = busy || locked;
   return (
@@ -24,23 +23,13 @@ export function CredentialsStep({ flow }: { flow: LoginFlow }) {
     >
       <form className="form" onSubmit={flow.submitCredentials} noValidate aria-describedby={undefined}>
         <LoginBanners flow={flow} />
-        <TextField
-          label="Username, email or phone"
-          name="identifier"
-          autoComplete="username"
-          autoCapitalize="off"
-          spellCheck={false}
-          value={identifier}
-          onChange={(e) => flow.edit('identifier', e.target.value)}
-          disabled={disabled}
-          autoFocus
-        />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => flow.edit('password', e.target.value)}
+        <BoundFields
+          fields={[
+            { ...IDENTIFIER_FIELD, autoCapitalize: 'off', spellCheck: false, autoFocus: true },
+            PASSWORD_FIELD,
+          ]}
+          values={flow.state}
+          onEdit={flow.edit}
           disabled={disabled}
         />
         <div className="form__row">

@@ -1,63 +1,41 @@
 import { AuthLayout } from '../../../../components/auth-layout';
+import { BoundFields, type BoundField } from '../../../../components/bound-fields';
 import { Button } from '../../../../components/button';
-import { TextField } from '../../../../components/input';
-import { PasswordInput } from '../../../../components/password-input';
 import type { LoginFlow } from '../../state/use-login-flow';
-import { LoginBanners, useStepHeading } from './step-parts';
+import { BackToSignIn, IDENTIFIER_FIELD, LoginBanners, PASSWORD_FIELD, StepHeading } from './step-parts';
+
+const EMERGENCY_FIELDS: BoundField<'username' | 'phoneNumber'>[] = [
+  { field: 'username', label: 'Username', name: 'username', autoComplete: 'username' },
+  { field: 'phoneNumber', label: 'Phone number', name: 'phoneNumber', type: 'tel', autoComplete: 'tel' },
+];
 
 /** The emergency step (418): username and phone number with the identifier and password again. */
 export function EmergencyStep({ flow }: { flow: LoginFlow }) {
-  const { emergency, identifier, password, busy } = flow.state;
+  const { emergency, busy } = flow.state;
   const { locked } = flow;
   const disabled = busy || locked;
-  const headingRef = useStepHeading();
   return (
     <AuthLayout title="Verify it's you">
-      <h2 className="visually-hidden" tabIndex={-1} ref={headingRef}>
-        Emergency verification
-      </h2>
+      <StepHeading>Emergency verification</StepHeading>
       <form className="form" onSubmit={flow.submitEmergency} noValidate>
         <LoginBanners flow={flow} />
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          value={emergency.username}
-          onChange={(e) => flow.editEmergency('username', e.target.value)}
+        <BoundFields
+          fields={EMERGENCY_FIELDS}
+          values={emergency}
+          onEdit={flow.editEmergency}
           disabled={disabled}
         />
-        <TextField
-          label="Phone number"
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          value={emergency.phoneNumber}
-          onChange={(e) => flow.editEmergency('phoneNumber', e.target.value)}
-          disabled={disabled}
-        />
-        <TextField
-          label="Username, email or phone"
-          name="identifier"
-          autoComplete="username"
-          value={identifier}
-          onChange={(e) => flow.edit('identifier', e.target.value)}
-          disabled={disabled}
-        />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => flow.edit('password', e.target.value)}
+        <BoundFields
+          fields={[IDENTIFIER_FIELD, PASSWORD_FIELD]}
+          values={flow.state}
+          onEdit={flow.edit}
           disabled={disabled}
         />
         <Button type="submit" block loading={busy} loadingLabel="Verifying..." disabled={locked}>
           Verify and sign in
         </Button>
         <div className="form__links">
-          <button type="button" className="link-btn" onClick={flow.backToCredentials} disabled={busy}>
-            Back to sign in
-          </button>
+          <BackToSignIn flow={flow} />
         </div>
       </form>
     </AuthLayout>

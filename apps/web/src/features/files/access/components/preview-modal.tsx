@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { FileTransferProgress, FileView } from '../../types';
 import { Button } from '../../../../components/button';
 import { Dialog } from '../../../../components/dialog';
@@ -107,29 +108,39 @@ function PreviewBody({ preview, onDownload }: { preview: PreviewState; onDownloa
       return <PdfPreview bytes={content.bytes} url={content.url} name={file.name} onDownload={onDownload} />;
     case 'document':
       return (
-        <MessagePanel
-          title="Download to view"
-          actions={
-            <Button size="sm" onClick={onDownload}>
-              Download
-            </Button>
-          }
-        >
+        <DownloadInstead title="Download to view" onDownload={onDownload}>
           This document type cannot be shown in the browser. Download the file to open it.
-        </MessagePanel>
+        </DownloadInstead>
       );
     default:
       return (
-        <MessagePanel
-          title="Preview not available"
-          actions={
-            <Button size="sm" onClick={onDownload}>
-              Download
-            </Button>
-          }
-        >
+        <DownloadInstead title="Preview not available" onDownload={onDownload}>
           This file type cannot be previewed. Download the file to view it.
-        </MessagePanel>
+        </DownloadInstead>
       );
   }
+}
+
+/** A file the browser cannot show: why, and its Download button. */
+function DownloadInstead({
+  title,
+  onDownload,
+  children,
+}: {
+  title: string;
+  onDownload: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <MessagePanel
+      title={title}
+      actions={
+        <Button size="sm" onClick={onDownload}>
+          Download
+        </Button>
+      }
+    >
+      {children}
+    </MessagePanel>
+  );
 }

@@ -1,4 +1,4 @@
-import { bytesToHex, randomBytes } from '@vault/crypto';
+import { bytesToHex, concatBytes, randomBytes } from '@vault/crypto';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../../../testing/fake-server';
@@ -32,6 +32,13 @@ async function askToDownload(
 
 const progressText = (file: SealedTestFile) =>
   screen.queryByTestId(`progress-${file.view.dto.id}`)?.textContent ?? null;
+
+/** The server's fetch, telling `seen` about each call first. */
+const watchedFetch = (server: { fetch: typeof fetch }, seen: (url: string, init?: RequestInit) => void) =>
+  ((input: RequestInfo | URL, init?: RequestInit) => {
+    seen(String(input), init);
+    return server.fetch(input, init);
+  }) as typeof fetch;
 
 describe('file download (FileAccessProvider.requestDownload)', () => {
   let vaultKey: CryptoKey;
@@ -83,10 +90,7 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
       vaultKey,
       crypto,
       server,
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
-        inits.push({ url: String(input), init });
-        return server.fetch(input, init);
-      }) as typeof fetch,
+      fetch: watchedFetch(server, (url, init) => inits.push({ url, init })),
     });
     await askToDownload(user, report);
     await waitFor(() => expect(blobs.saved).toHaveLength(1));
@@ -159,10 +163,7 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
       vaultKey,
       crypto,
       server,
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
-        urls.push(String(input));
-        return server.fetch(input, init);
-      }) as typeof fetch,
+      fetch: watchedFetch(server, (url) => urls.push(url)),
     });
     await askToDownload(user, report);
     await waitFor(() => expect(blobs.saved).toHaveLength(1));
@@ -320,15 +321,7 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
       const handle = { createWritable: vi.fn(async () => writable) };
       const picker = vi.fn(async (_options?: { suggestedName?: string }) => handle);
       (window as { showSaveFilePicker?: unknown }).showSaveFilePicker = picker;
-      const bytes = () => {
-        const out = new Uint8Array(written.reduce((n, c) => n + c.length, 0));
-        let at = 0;
-        for (const c of written) {
-          out.set(c, at);
-          at += c.length;
-        }
-        return out;
-      };
+      const bytes = () => concatBytes(written);
       return { picker, handle, writable, bytes };
     }
 

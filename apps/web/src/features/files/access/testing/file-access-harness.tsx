@@ -18,43 +18,24 @@ import { DEFAULT_RUNTIME_CONFIG } from '../../../../lib/runtime-config';
 import { memoryStorage } from '../../../../lib/storage';
 import { FakeCryptoService } from '../../../../testing/fake-crypto';
 import { FakeServer, TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../../testing/fake-server';
-import { handleFilesDownloadRequest } from '../../../../workers/files-download-dispatch';
+import { channelWorker } from '../../../../testing/channel-worker';
+import { createFilesDownloadApi } from '../../../../workers/files-download-api';
 import {
   InlineFilesDownloadCrypto,
   WorkerFilesDownloadCrypto,
   type FilesDownloadCrypto,
 } from '../../../../workers/files-download-crypto';
-import type { FilesDownloadRequest } from '../../../../workers/files-download-messages';
 import type { FileTransferProgress, FileView } from '../../types';
 import { FileAccessProvider, useFileAccess } from '../index';
 
 export const CORRECT_PASSWORD = 'Correct-horse-1';
 
 /**
- * The files-download worker's real dispatcher behind a MessageChannel: streams are really
+ * The files-download worker's real API behind a MessageChannel: streams are really
  * transferred and every chunk crosses a port (a task boundary), as with the browser's Worker.
  */
 export function channelWorkerCrypto(): FilesDownloadCrypto {
-  return new WorkerFilesDownloadCrypto(() => {
-    const channel = new MessageChannel();
-    channel.port2.onmessage = (event: MessageEvent<FilesDownloadRequest>) => {
-      void handleFilesDownloadRequest(event.data, (message, transfer) =>
-        channel.port2.postMessage(message, transfer ?? []),
-      );
-    };
-    const port = channel.port1;
-    port.start();
-    return {
-      postMessage: (message: unknown, transfer: Transferable[]) => port.postMessage(message, transfer),
-      addEventListener: (type: string, listener: EventListener) => {
-        if (type === 'message') port.addEventListener('message', listener);
-      },
-      terminate: () => {
-        port.close();
-        channel.port2.close();
-      },
-    } as unknown as Worker;
-  });
+  return new WorkerFilesDownloadCrypto(() => channelWorker(createFilesDownloadApi()));
 }
 
 export function makeVaultKey(): Promise<CryptoKey> {

@@ -1,45 +1,18 @@
 // @vitest-environment node
-import {
-  bytesToHex,
-  encryptFileBytes,
-  encryptFileMetadata,
-  importVaultKey,
-  newItemId,
-  randomBytes,
-} from '@vault/crypto';
+import { bytesToHex, concatBytes, importVaultKey, randomBytes } from '@vault/crypto';
 import { describe, expect, it } from 'vitest';
 import {
   FetchDecryptError,
   FetchDecryptSinkError,
   WorkerFilesDownloadCrypto,
-  type FileDecryptParams,
 } from '../../../../workers/files-download-crypto';
-import { handleFilesDownloadMessage } from '../../../../workers/files-download-dispatch';
-import type { FilesDownloadMessage } from '../../../../workers/files-download-messages';
+import { channelWorker as apiWorker } from '../../../../testing/channel-worker';
+import { sealFileContent } from '../../../../testing/file-bytes';
+import { createFilesDownloadApi } from '../../../../workers/files-download-api';
 import { FileAccessError, MemorySink, fetchDecrypted } from './fetch-decrypted';
 
 const CHUNK = 65_536;
 const URL_ = 'http://storage.test/api/files/blob/object?sig=x';
-
-async function sealFile(plaintext: Uint8Array) {
-  const vaultKey = await importVaultKey(randomBytes(32));
-  const fileId = newItemId();
-  const meta = await encryptFileMetadata(vaultKey, fileId, {
-    name: 'report.bin',
-    mimeType: 'application/octet-stream',
-    tags: [],
-  });
-  const iv = bytesToHex(randomBytes(12));
-  const ciphertext = await encryptFileBytes({ fileKey: meta.fileKey, fileId, iv }, plaintext);
-  const params: FileDecryptParams = {
-    fileId,
-    wrappedKey: meta.wrappedKey,
-    iv,
-    chunkSize: CHUNK,
-    size: plaintext.length,
-  };
-  return { vaultKey, params, ciphertext };
-}
 
 interface Served {
   status?: number;
@@ -76,29 +49,8 @@ function storage(bytes: Uint8Array, served: Served = {}) {
   return { fetchImpl, state };
 }
 
-/** A Worker stand-in: the real dispatcher behind a MessageChannel (buffers really are transferred). */
-function channelWorker(fetchImpl: typeof fetch): Worker {
-  const channel = new MessageChannel();
-  channel.port2.onmessage = (event: MessageEvent<FilesDownloadMessage>) => {
-    void handleFilesDownloadMessage(
-      event.data,
-      (message, transfer) => channel.port2.postMessage(message, transfer ?? []),
-      fetchImpl,
-    );
-  };
-  const port = channel.port1;
-  port.start();
-  return {
-    postMessage: (message: unknown, transfer?: Transferable[]) => port.postMessage(message, transfer ?? []),
-    addEventListener: (type: string, listener: EventListener) => {
-      if (type === 'message') port.addEventListener('message', listener);
-    },
-    terminate: () => {
-      port.close();
-      channel.port2.close();
-    },
-  } as unknown as Worker;
-}
+/** A Worker stand-in: the worker's real API behind a MessageChannel (buffers really are transferred). */
+const channelWorker = (fetchImpl: typeof fetch) => apiWorker(createFilesDownloadApi(fetchImpl));
 
 /** Collects the plaintext like a disk sink (buffers handed back) or a memory one (kept). */
 function collector(options: { keep?: boolean; failAt?: number } = {}) {
@@ -111,15 +63,7 @@ function collector(options: { keep?: boolean; failAt?: number } = {}) {
     get sourceDone() {
       return sourceDone;
     },
-    bytes() {
-      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-      }
-      return out;
-    },
+    bytes: () => concatBytes(parts),
     handlers: {
       onReceived(bytes: number, done: boolean) {
         received.push(bytes);
@@ -138,7 +82,7 @@ const big = randomBytes(40 * CHUNK + 4321);
 
 describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified plaintext', () => {
   it('delivers the whole plaintext in order, in about 1 MiB pieces, and fetches without credentials', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
     const store = storage(ciphertext);
     const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(store.fetchImpl));
     const sink = collector();
@@ -154,13 +98,13 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
   });
 
   it('works when the sink keeps its pieces (no buffer is reused under it), and for an empty file', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
     const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(storage(ciphertext).fetchImpl));
     const sink = collector({ keep: true });
     await crypto.fetchDecrypt(vaultKey, params, URL_, sink.handlers, new AbortController().signal);
     expect(bytesToHex(sink.bytes())).toBe(bytesToHex(big));
 
-    const empty = await sealFile(new Uint8Array(0));
+    const empty = await sealFileContent(new Uint8Array(0));
     const none = collector();
     const crypto2 = new WorkerFilesDownloadCrypto(() => channelWorker(storage(empty.ciphertext).fetchImpl));
     await crypto2.fetchDecrypt(
@@ -194,7 +138,7 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
       },
     ],
   ])('%s fails the stream with %s', async (_what, code, damage) => {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
     const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(storage(damage(ciphertext)).fetchImpl));
     const sink = collector();
     const run = crypto.fetchDecrypt(vaultKey, params, URL_, sink.handlers, new AbortController().signal);
@@ -207,7 +151,7 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
   });
 
   it('reports the storage status, a dropped connection, and a key that does not open', async () => {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
     const signal = new AbortController().signal;
     const refused = new WorkerFilesDownloadCrypto(() =>
       channelWorker(storage(ciphertext, { status: 404 }).fetchImpl),
@@ -235,7 +179,7 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
 
   it('a failing sink cancels the fetch; an abort rejects with AbortError and stops it', async () => {
     // Large enough that the worker is still reading when the page gives up.
-    const { vaultKey, params, ciphertext } = await sealFile(randomBytes(160 * CHUNK));
+    const { vaultKey, params, ciphertext } = await sealFileContent(randomBytes(160 * CHUNK));
     const store = storage(ciphertext);
     const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(store.fetchImpl));
     await expect(
@@ -273,7 +217,7 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
 
 describe('fetchDecrypted through the worker (what the app does in Chromium)', () => {
   async function run(stored: (c: Uint8Array) => Uint8Array, served: Served = {}) {
-    const { vaultKey, params, ciphertext } = await sealFile(big);
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
     const crypto = new WorkerFilesDownloadCrypto(() =>
       channelWorker(storage(stored(ciphertext), served).fetchImpl),
     );

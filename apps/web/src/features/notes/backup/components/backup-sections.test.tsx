@@ -13,7 +13,8 @@ function CountsProbe() {
     <p>Sidebar: {counts.data ? `${counts.data.active} notes, ${counts.data.deleted} deleted` : '...'}</p>
   );
 }
-import { ExportSection, ImportSection } from './backup-sections';
+import { ExportSection } from './export-section';
+import { ImportSection } from './import-section';
 
 const FLOOR = { kdf: 'argon2id' as const, memoryKiB: 19456, iterations: 2, parallelism: 1 };
 
@@ -133,9 +134,7 @@ describe('Export (Settings → Data & Privacy)', () => {
   }, 20_000);
 
   it("'Failed to export data: ...' when the notes cannot be read", async () => {
-    const { user } = await renderSections(async () =>
-      new FakeNotesApi().fail('GET /api/notes', 503, 'Service unavailable'),
-    );
+    const { user } = await renderSections(async () => new FakeNotesApi().unavailable('GET /api/notes'));
     await user.click(screen.getByRole('button', { name: 'Export Notes' }));
     expect(
       await screen.findByText('Failed to export data: Failed to load notes: Service unavailable'),

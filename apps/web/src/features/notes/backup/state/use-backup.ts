@@ -2,6 +2,7 @@ import type { NoteDto } from '@vault/contracts';
 import { useCallback } from 'react';
 import { messageOf } from '../../../../lib/api-client';
 import { useApiClient } from '../../../../lib/api-context';
+import { downloadFile } from '../../../../lib/download-file';
 import { useQueryCache } from '../../../../lib/query';
 import { useSession } from '../../../../lib/session/session-context';
 import { cryptoErrorCode } from '../../../../workers/crypto-service';
@@ -66,17 +67,9 @@ export function useExportNotes(): (request: ExportRequest) => Promise<ExportResu
   );
 }
 
-/** Hands a file to the browser as a download. */
+/** Hands the export to the browser as a download. */
 export function downloadText(fileName: string, body: string, type = 'application/json'): void {
-  const url = URL.createObjectURL(new Blob([body], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadFile(fileName, body, { type });
 }
 
 export type ImportResult =

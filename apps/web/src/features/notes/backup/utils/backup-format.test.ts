@@ -15,34 +15,23 @@ const user = { email: 'alice@example.org', id: '6f1c2b9e-4a57-4c1e-9d4b-0d7e3c1a
 describe('buildBackup (spec section 3, "Export backup file")', () => {
   it('is exactly {version, notes, user, metadata}', () => {
     const now = new Date('2026-11-21T10:11:12.345Z');
+    const note = {
+      id: 'a1b2c3d4-0000-4000-8000-000000000001',
+      title: 'Hello',
+      content: 'World',
+      tags: ['x', 'y'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.000Z',
+    };
+    // Extra fields of the app's notes never leak into the file.
     const backup = buildBackup(
-      [
-        {
-          id: 'a1b2c3d4-0000-4000-8000-000000000001',
-          title: 'Hello',
-          content: 'World',
-          tags: ['x', 'y'],
-          createdAt: '2026-01-01T00:00:00.000Z',
-          updatedAt: '2026-01-02T00:00:00.000Z',
-          // Extra fields of the app's notes never leak into the file.
-          ...({ searchText: 'hello\nworld', wrappedDEK: 'secret' } as object),
-        },
-      ],
+      [{ ...note, ...({ searchText: 'hello\nworld', wrappedDEK: 'secret' } as object) }],
       user,
       now,
     );
     expect(backup).toEqual({
       version: '1.0',
-      notes: [
-        {
-          id: 'a1b2c3d4-0000-4000-8000-000000000001',
-          title: 'Hello',
-          content: 'World',
-          tags: ['x', 'y'],
-          createdAt: '2026-01-01T00:00:00.000Z',
-          updatedAt: '2026-01-02T00:00:00.000Z',
-        },
-      ],
+      notes: [note],
       user: { email: 'alice@example.org', id: user.id },
       metadata: { exported_at: '2026-11-21T10:11:12.345Z', total_notes: 1, export_type: 'full_backup' },
     });

@@ -1,4 +1,5 @@
 import { createNoteBatchItemSchema, NOTE_DATE_MAX_SKEW_MS, NOTE_DATE_MIN } from '@vault/contracts';
+import type { NoteFields } from '../../types';
 
 /**
  * Spec section 3, "Export backup file": `{version: '1.0', notes, user: {email, id}, metadata:
@@ -6,14 +7,7 @@ import { createNoteBatchItemSchema, NOTE_DATE_MAX_SKEW_MS, NOTE_DATE_MIN } from 
  * decrypted notes. Optionally sealed under an export password (workers/notes-ops.ts sealBackup).
  */
 
-export interface BackupNote {
-  id: string;
-  title: string;
-  content: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type BackupNote = NoteFields;
 
 export interface BackupFile {
   version: '1.0';

@@ -69,6 +69,19 @@ describe('splitIntoBatches', () => {
 
 describe('runImport', () => {
   const ids = (batch: SealedNoteFields[]) => batch.map((n) => n.id);
+  /** A createBatch that records each batch's ids in `calls` and answers 409 for a batch holding `takenId`. */
+  const refusingId =
+    (takenId: string, calls: string[][]) =>
+    async (batch: SealedNoteFields[]): Promise<NoteDto[]> => {
+      calls.push(ids(batch));
+      if (batch.some((n) => n.id === takenId)) {
+        throw new ApiError(409, 'A different note with this id already exists', {
+          code: 'CONFLICT',
+          body: { ids: [takenId] },
+        });
+      }
+      return batch.map(dto);
+    };
 
   it('creates the notes in batches of at most 100, reporting progress after each batch', async () => {
     const notes = planned(250);
@@ -223,16 +236,7 @@ describe('runImport', () => {
         encrypted.push(`${id}=${plain.title}`);
         return sealedFor(id);
       },
-      createBatch: async (batch) => {
-        calls.push(ids(batch));
-        if (batch.some((n) => n.id === taken.id)) {
-          throw new ApiError(409, 'A different note with this id already exists', {
-            code: 'CONFLICT',
-            body: { ids: [taken.id] },
-          });
-        }
-        return batch.map(dto);
-      },
+      createBatch: refusingId(taken.id, calls),
       onCreated: created,
       sleep: noWait,
     });
@@ -254,16 +258,7 @@ describe('runImport', () => {
     const calls: string[][] = [];
     const outcome = await runImport(notes, {
       encrypt: async (id) => sealedFor(id),
-      createBatch: async (batch) => {
-        calls.push(ids(batch));
-        if (batch.some((n) => n.id === foreign.id)) {
-          throw new ApiError(409, 'A different note with this id already exists', {
-            code: 'CONFLICT',
-            body: { ids: [foreign.id] },
-          });
-        }
-        return batch.map(dto);
-      },
+      createBatch: refusingId(foreign.id, calls),
       userId,
       sleep: noWait,
     });

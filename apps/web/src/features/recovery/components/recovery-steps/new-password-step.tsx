@@ -1,13 +1,31 @@
 import { Banner } from '../../../../components/banner';
+import { BoundFields, type BoundField } from '../../../../components/bound-fields';
 import { Button } from '../../../../components/button';
 import { Checkbox } from '../../../../components/checkbox';
 import { PasswordChecklist } from '../../../../components/password-checklist';
-import { PasswordInput } from '../../../../components/password-input';
 import { SecondFactorField, SecondFactorToggle } from '../../../../components/second-factor-field';
 import { passwordChecks } from '../../../../lib/signup-validation';
-import type { RecoveryFlow, Verified } from '../../state/use-recovery-flow';
+import type { RecoveryField, RecoveryFlow, Verified } from '../../state/use-recovery-flow';
 import { RECOVERY_TEXT } from '../../utils/recovery-messages';
-import { StepBanners, TryAnotherWay } from './step-parts';
+import { StepBanners, StepLinks } from './step-parts';
+
+const NEW_PASSWORD_FIELDS: BoundField<RecoveryField>[] = [
+  {
+    field: 'password',
+    password: true,
+    label: 'New password',
+    name: 'newPassword',
+    autoComplete: 'new-password',
+    autoFocus: true,
+  },
+  {
+    field: 'confirm',
+    password: true,
+    label: 'Confirm new password',
+    name: 'confirmNewPassword',
+    autoComplete: 'new-password',
+  },
+];
 
 /**
  * The new password, after a verification. What happens to the vault is said before the user
@@ -36,21 +54,10 @@ export function NewPasswordStep({ flow, verified }: { flow: RecoveryFlow; verifi
         </Banner>
       )}
       {needsCode ? null : <StepBanners flow={flow} />}
-      <PasswordInput
-        label="New password"
-        name="newPassword"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => flow.edit('password', e.target.value)}
-        disabled={busy || material !== null}
-        autoFocus
-      />
-      <PasswordInput
-        label="Confirm new password"
-        name="confirmNewPassword"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => flow.edit('confirm', e.target.value)}
+      <BoundFields
+        fields={NEW_PASSWORD_FIELDS}
+        values={flow.state}
+        onEdit={flow.edit}
         disabled={busy || material !== null}
       />
       <PasswordChecklist checks={passwordChecks(password, confirm)} />
@@ -80,9 +87,7 @@ export function NewPasswordStep({ flow, verified }: { flow: RecoveryFlow; verifi
       <Button type="submit" block loading={busy} loadingLabel="Setting your password...">
         {keeps ? 'Set new password' : 'Set new password and create a new vault key'}
       </Button>
-      <div className="form__links">
-        <TryAnotherWay flow={flow} />
-      </div>
+      <StepLinks flow={flow} />
     </form>
   );
 }

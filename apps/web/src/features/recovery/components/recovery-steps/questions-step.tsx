@@ -1,15 +1,18 @@
-import { Button } from '../../../../components/button';
 import { TextField } from '../../../../components/input';
 import type { RecoveryQuestions } from '../../api/recovery';
 import type { RecoveryFlow } from '../../state/use-recovery-flow';
-import { StepBanners, TryAnotherWay } from './step-parts';
+import { StepForm } from './step-parts';
 
 /** The account's security questions; the answers are checked on the device (only a derived key is sent). */
 export function QuestionsStep({ flow, questions }: { flow: RecoveryFlow; questions: RecoveryQuestions }) {
   const { answers, busy } = flow.state;
   return (
-    <form className="form" onSubmit={flow.submitAnswers} noValidate>
-      <StepBanners flow={flow} />
+    <StepForm
+      flow={flow}
+      onSubmit={flow.submitAnswers}
+      submitLabel="Verify answers"
+      busyLabel="Checking answers..."
+    >
       {questions.questions.map((q, i) => (
         <TextField
           key={q + String(i)}
@@ -22,12 +25,6 @@ export function QuestionsStep({ flow, questions }: { flow: RecoveryFlow; questio
           autoFocus={i === 0}
         />
       ))}
-      <Button type="submit" block loading={busy} loadingLabel="Checking answers...">
-        Verify answers
-      </Button>
-      <div className="form__links">
-        <TryAnotherWay flow={flow} />
-      </div>
-    </form>
+    </StepForm>
   );
 }

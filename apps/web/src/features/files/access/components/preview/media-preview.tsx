@@ -17,18 +17,11 @@ export function MediaPreview({ kind, url, name }: MediaPreviewProps) {
       </MessagePanel>
     );
   }
-  return kind === 'video' ? (
-    <video
-      className="preview__video"
-      src={url}
-      controls
-      preload="metadata"
-      aria-label={name}
-      onError={() => setFailed(true)}
-    />
-  ) : (
-    <audio
-      className="preview__audio"
+  // The browser's own element, <video> or <audio>, with the matching class.
+  const Player = kind;
+  return (
+    <Player
+      className={`preview__${kind}`}
       src={url}
       controls
       preload="metadata"

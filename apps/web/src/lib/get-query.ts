@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import type { ApiClient } from './api-client';
+import { useApiClient } from './api-context';
+import { parseResponse } from './parse-response';
+import { useQuery } from './query';
+
+/**
+ * A GET whose answer is checked against its contract schema (`get`), and the hook that reads it
+ * through the shared query cache under `queryKey` (what the invalidate helpers mark stale).
+ */
+export function defineGetQuery<S extends z.ZodType>(path: string, schema: S, queryKey: string) {
+  const get = async (api: ApiClient): Promise<z.output<S>> =>
+    parseResponse(schema, await api.get<unknown>(path));
+  function useGetQuery(enabled = true) {
+    const api = useApiClient();
+    return useQuery({ queryKey, queryFn: () => get(api), enabled });
+  }
+  return { get, queryKey, use: useGetQuery };
+}
