@@ -27,38 +27,18 @@
 // not part of the transfer: the baseline derives nothing either) and stops when the file is complete.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, chromiumProcessTree, launchPersistentChromium } from '../scripts/lib/chromium.mjs';
+import { signInThroughUi, signUpThroughApi } from './lib/app.mjs';
+import { emitResult, median, printTable, round, runMain } from './lib/output.mjs';
 import { parseFlags } from './lib/flags.mjs';
 import { CLOCK_TICKS, threadDelta, threadTicks } from './lib/threads.mjs';
-
-let vc;
-try {
-  vc = await import('@vault/crypto');
-} catch (e) {
-  console.error(
-    `Cannot load @vault/crypto (${e?.code ?? e}). Build it first: npx tsc -b libs/crypto/tsconfig.json`,
-  );
-  process.exit(1);
-}
-const { DEFAULT_KDF_PARAMS, createAccount } = vc;
 
 const MIB = 1024 * 1024;
 const CHUNK = 65_536;
 const MARKER = `--vault-files-bench=${process.pid}`;
-const CHROMIUM_ARGS = [
-  MARKER,
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 function parseArgs(argv) {
   const opts = {
@@ -67,7 +47,7 @@ function parseArgs(argv) {
     // Medians of five: one run of either side can land on a busy moment of the machine (single
     // runs of the unencrypted upload alone span 0.39-0.79 s for 100 MiB here).
     runs: 5,
-    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromium: CHROMIUM_PATH,
     json: undefined,
     threads: false,
   };
@@ -86,69 +66,16 @@ function parseArgs(argv) {
   return opts;
 }
 
-const round = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
-
-function median(values) {
-  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (v.length === 0) return NaN;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
-async function signUp(base) {
-  const id = `bench_${randomBytes(5).toString('hex')}`;
-  const password = `Bench-${randomBytes(6).toString('hex')}-Aa1`;
-  const digits = () => String(Math.floor(Math.random() * 10));
-  const phone = `+1 (555) ${Array.from({ length: 3 }, digits).join('')}-${Array.from({ length: 4 }, digits).join('')} ${Array.from({ length: 5 }, digits).join('')}`;
-  const keys = await createAccount(password, { kdfParams: DEFAULT_KDF_PARAMS });
-  const res = await fetch(`${base}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'vault-bench/files' },
-    body: JSON.stringify({
-      username: id,
-      email: `${id}@example.com`,
-      phoneNumber: phone,
-      authKey: keys.authKey,
-      salt: keys.salt,
-      kdfParams: keys.kdfParams,
-      wrappedVaultKey: keys.wrappedVaultKey,
-    }),
-  });
-  if (res.status !== 201) throw new Error(`sign-up: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-  return { username: id, email: `${id}@example.com`, password };
-}
 
 // ---- RSS of the browser's process tree (as apps/web/bench/files-upload.bench.mjs samples it) ----
 
 async function treeRssKib() {
-  const all = new Map();
-  let root = null;
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1] ?? 0);
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser';
-      if (cmd.includes(MARKER) && type === 'browser') root = Number(name);
-      all.set(Number(name), { ppid, rss, type });
-    } catch {
-      // gone
-    }
-  }
-  if (root === null) return null;
-  let total = 0;
+  const tree = await chromiumProcessTree(MARKER);
+  if (tree.length === 0) return null;
   const byType = {};
-  const walk = (pid) => {
-    const p = all.get(pid);
-    total += p?.rss ?? 0;
-    if (p) byType[p.type] = (byType[p.type] ?? 0) + p.rss;
-    for (const [child, c] of all) if (c.ppid === pid) walk(child);
-  };
-  walk(root);
-  return { total, byType };
+  for (const p of tree) byType[p.type] = (byType[p.type] ?? 0) + p.rss;
+  return { total: tree.reduce((n, p) => n + p.rss, 0), byType };
 }
 
 /** Wall-clock ms with sub-ms precision; the page's performance.timeOrigin + now() is on the same clock. */
@@ -265,6 +192,19 @@ function watchRequests(page) {
   );
 }
 
+/**
+ * Waits until the transfer the page watches (window.__filesBench) is done or has failed, then takes
+ * the probe's closing snapshot of the threads (--threads).
+ */
+async function uiTransferEnded(page, probe) {
+  await page.waitForFunction(
+    () => window.__filesBench.done !== null || window.__filesBench.error !== null,
+    null,
+    { timeout: 180_000, polling: 100 },
+  );
+  if (probe) probe.after = threadTicks();
+}
+
 /** Upload Files → 'Local disk' → the file → Upload; ms from the click on Upload to the row's 'Completed'. */
 async function uiUpload(page, path, probe) {
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
@@ -290,15 +230,7 @@ async function uiUpload(page, path, probe) {
   timeline.events = [];
   if (probe) probe.before = threadTicks();
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-  await page.waitForFunction(
-    () => window.__filesBench.done !== null || window.__filesBench.error !== null,
-    null,
-    {
-      timeout: 180_000,
-      polling: 100,
-    },
-  );
-  if (probe) probe.after = threadTicks();
+  await uiTransferEnded(page, probe);
   const r = await page.evaluate(() => ({ ...window.__filesBench, mo: null, origin: performance.timeOrigin }));
   if (r.error) throw new Error(`upload failed in the app: ${r.error}`);
   if (timeline.on) {
@@ -343,15 +275,7 @@ async function uiDownload(page, name, password, expectSize, probe) {
   await prompt.getByLabel('Current Password', { exact: true }).fill(password);
   if (probe) probe.before = threadTicks();
   await prompt.getByRole('button', { name: 'Download' }).click();
-  await page.waitForFunction(
-    () => window.__filesBench.done !== null || window.__filesBench.error !== null,
-    null,
-    {
-      timeout: 180_000,
-      polling: 100,
-    },
-  );
-  if (probe) probe.after = threadTicks();
+  await uiTransferEnded(page, probe);
   const r = await page.evaluate(() => {
     const b = window.__filesBench;
     const answer = performance
@@ -517,7 +441,7 @@ async function baselineDownload(page, token, fileId, authKey) {
   );
 }
 
-function printTable(rows) {
+function printResults(rows) {
   const cols = [
     'MiB',
     'up enc MB/s',
@@ -540,26 +464,21 @@ function printTable(rows) {
     r.upload.peakRssAboveIdleMib,
     r.download.peakRssAboveIdleMib,
   ]);
-  const widths = cols.map((c, i) => Math.max(c.length, ...lines.map((l) => String(l[i]).length)));
-  const fmt = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
-  console.log(fmt(cols));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
+  printTable(cols, lines);
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  const account = await signUp(opts.base);
+  const account = await signUpThroughApi(opts.base, 'vault-bench/files');
   console.log(`account ${account.username}`);
   const dir = mkdtempSync(join(tmpdir(), 'vault-files-bench-'));
   const sampler = new Sampler();
   sampler.threads = opts.threads;
   timeline.on = opts.threads;
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+  const context = await launchPersistentChromium(join(dir, 'profile'), {
     executablePath: opts.chromium,
-    headless: true,
-    args: CHROMIUM_ARGS,
+    args: [MARKER],
     viewport: { width: 1280, height: 900 },
     acceptDownloads: true,
   });
@@ -595,11 +514,7 @@ async function main() {
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     watchRequests(page);
 
-    await page.goto(`${opts.base}/login`);
-    await page.getByLabel('Username, email or phone').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 60_000 });
+    await signInThroughUi(page, opts.base, account);
     await page.getByRole('link', { name: 'File Vault' }).click();
     await page.getByRole('button', { name: 'Upload Files' }).first().waitFor({ timeout: 30_000 });
 
@@ -690,40 +605,31 @@ async function main() {
       }
       const med = (k) => median(samples.map((s) => s[k]));
       const max = (k) => Math.max(...samples.map((s) => s[k]));
-      const encUp = mbps(size, med('uploadMs'));
-      const plainUp = mbps(size, med('baselineUploadMs'));
-      const encDown = mbps(size, med('downloadMs'));
-      const plainDown = mbps(size, med('baselineDownloadMs'));
+      /** One direction's medians (`upload` or `download`), encrypted beside plain (`baseline…`). */
+      const direction = (name) => {
+        const plainName = `baseline${name[0].toUpperCase()}${name.slice(1)}`;
+        const encrypted = mbps(size, med(`${name}Ms`));
+        const plain = mbps(size, med(`${plainName}Ms`));
+        return {
+          encryptedMs: round(med(`${name}Ms`)),
+          plainMs: round(med(`${plainName}Ms`)),
+          encryptedMBps: round(encrypted),
+          plainMBps: round(plain),
+          ratio: round(encrypted / plain, 2),
+          peakRssAboveIdleMib: max(`${name}RssMib`),
+          plainPeakRssAboveIdleMib: max(`${plainName}RssMib`),
+          cpuSeconds: round(med(`${name}CpuS`), 2),
+          plainCpuSeconds: round(med(`${plainName}CpuS`), 2),
+          coresBusy: round(med(`${name}Cores`), 2),
+          plainCoresBusy: round(med(`${plainName}Cores`), 2),
+        };
+      };
       results.push({
         sizeMib,
         bytes: size,
         runs: samples.length,
-        upload: {
-          encryptedMs: round(med('uploadMs')),
-          plainMs: round(med('baselineUploadMs')),
-          encryptedMBps: round(encUp),
-          plainMBps: round(plainUp),
-          ratio: round(encUp / plainUp, 2),
-          peakRssAboveIdleMib: max('uploadRssMib'),
-          plainPeakRssAboveIdleMib: max('baselineUploadRssMib'),
-          cpuSeconds: round(med('uploadCpuS'), 2),
-          plainCpuSeconds: round(med('baselineUploadCpuS'), 2),
-          coresBusy: round(med('uploadCores'), 2),
-          plainCoresBusy: round(med('baselineUploadCores'), 2),
-        },
-        download: {
-          encryptedMs: round(med('downloadMs')),
-          plainMs: round(med('baselineDownloadMs')),
-          encryptedMBps: round(encDown),
-          plainMBps: round(plainDown),
-          ratio: round(encDown / plainDown, 2),
-          peakRssAboveIdleMib: max('downloadRssMib'),
-          plainPeakRssAboveIdleMib: max('baselineDownloadRssMib'),
-          cpuSeconds: round(med('downloadCpuS'), 2),
-          plainCpuSeconds: round(med('baselineDownloadCpuS'), 2),
-          coresBusy: round(med('downloadCores'), 2),
-          plainCoresBusy: round(med('baselineDownloadCores'), 2),
-        },
+        upload: direction('upload'),
+        download: direction('download'),
         samples: samples.map((s) =>
           Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])),
         ),
@@ -736,7 +642,7 @@ async function main() {
   }
 
   console.log('');
-  printTable(results);
+  printResults(results);
   const result = {
     bench: 'files',
     goal: { throughputRatio: 0.6, memory: 'flat as the file grows' },
@@ -750,11 +656,7 @@ async function main() {
     results,
     totalSeconds: round((performance.now() - started) / 1000, 1),
   };
-  if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result));
+  emitResult(result, opts.json);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

@@ -13,12 +13,12 @@
 // any 32-byte authKey stands for one, so the account is made with random key material and no client-side
 // KDF is timed.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { parseFlags } from './lib/flags.mjs';
+import { emitResult } from './lib/output.mjs';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
@@ -288,8 +288,7 @@ async function main() {
       direct,
       ratios,
     };
-    if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result));
+    emitResult(result, opts.json);
 
     const total = gateway.requests + direct.requests;
     const failed = gateway.errors + direct.errors;

@@ -16,36 +16,19 @@
 // real client crypto (@vault/crypto, built in libs/crypto/dist): sign-up with DEFAULT_KDF_PARAMS (so the
 // unlock measures the real KDF), notes sealed in Node with `encryptNote` and posted `--concurrency` at a
 // time. One account serves both sizes: it is topped up from 1,000 to 10,000 between them.
-import { randomBytes } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../scripts/lib/chromium.mjs';
+import { loadVaultCrypto, signInThroughUi, signUpThroughApi } from './lib/app.mjs';
+import { emitResult, median, printTable, round, runMain } from './lib/output.mjs';
 import { parseFlags } from './lib/flags.mjs';
 
-// The BUILT lib (libs/crypto/dist), loaded like bench/crypto.bench.mjs does.
-let vc;
-try {
-  vc = await import('@vault/crypto');
-} catch (e) {
-  console.error(
-    `Cannot load @vault/crypto (${e?.code ?? e}). Build it first: npx tsc -b libs/crypto/tsconfig.json`,
-  );
-  process.exit(1);
-}
-const { DEFAULT_KDF_PARAMS, createAccount, encryptNote, newItemId } = vc;
+// The BUILT lib (libs/crypto/dist), as bench/crypto.bench.mjs times it.
+const { DEFAULT_KDF_PARAMS, encryptNote, newItemId } = await loadVaultCrypto();
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** The API's largest page (the baseline fetches with it). */
 const PAGE_LIMIT = 500;
 
@@ -57,7 +40,7 @@ function parseArgs(argv) {
     warmup: 1,
     concurrency: 16,
     webRoot: process.env.WEB_ROOT ?? join(ROOT, 'apps', 'web', 'dist'),
-    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromium: CHROMIUM_PATH,
     json: undefined,
     profile: undefined,
   };
@@ -82,15 +65,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-const round = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
-
-function median(values) {
-  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (v.length === 0) return NaN;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
 async function api(base, method, path, body, token) {
   const headers = { 'user-agent': 'vault-bench/vault' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -113,29 +87,6 @@ async function api(base, method, path, body, token) {
 function expectStatus(res, status, what) {
   if (res.status !== status) throw new Error(`${what}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
   return res.body;
-}
-
-/** Sign-up through the API, with the real client side of the protocol and the default (real) KDF. */
-async function signUp(base) {
-  const id = `bench_${randomBytes(5).toString('hex')}`;
-  const password = `Bench-${randomBytes(6).toString('hex')}-Aa1`;
-  const digits = () => String(Math.floor(Math.random() * 10));
-  const phone = `+1 (555) ${Array.from({ length: 3 }, digits).join('')}-${Array.from({ length: 4 }, digits).join('')} ${Array.from({ length: 5 }, digits).join('')}`;
-  const keys = await createAccount(password, { kdfParams: DEFAULT_KDF_PARAMS });
-  const body = expectStatus(
-    await api(base, 'POST', '/api/auth/signup', {
-      username: id,
-      email: `${id}@example.com`,
-      phoneNumber: phone,
-      authKey: keys.authKey,
-      salt: keys.salt,
-      kdfParams: keys.kdfParams,
-      wrappedVaultKey: keys.wrappedVaultKey,
-    }),
-    201,
-    'sign-up',
-  );
-  return { username: id, email: `${id}@example.com`, password, vaultKey: keys.vaultKey, access: body.access };
 }
 
 const WORDS =
@@ -205,7 +156,8 @@ async function baseline(page, { token, workerUrl, password, limit }) {
       const answer = await new Promise((resolve, reject) => {
         worker.onmessage = (e) => resolve(e.data);
         worker.onerror = (e) => reject(new Error(e.message || 'worker error'));
-        worker.postMessage({ id: 1, op: 'unlockVault', password, material: me.vault });
+        // A call as the app's own page makes it (apps/web/src/workers/worker-rpc.ts).
+        worker.postMessage({ id: 1, method: 'unlockVault', args: [password, me.vault] });
       });
       const t2 = performance.now();
       worker.terminate();
@@ -375,7 +327,7 @@ async function measureSize(page, ctx, size, opts) {
   return summary;
 }
 
-function printTable(rows) {
+function printResults(rows) {
   const cols = [
     'notes',
     'first card ms',
@@ -394,25 +346,17 @@ function printTable(rows) {
     r.baselineMs,
     r.ratioFullToBaseline,
   ]);
-  const widths = cols.map((c, i) => Math.max(c.length, ...lines.map((l) => String(l[i]).length)));
-  const fmt = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
-  console.log(fmt(cols));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
+  printTable(cols, lines);
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const workerUrl = cryptoWorkerUrl(opts.webRoot);
-  const account = await signUp(opts.base);
+  const account = await signUpThroughApi(opts.base, 'vault-bench/vault');
   console.log(`account ${account.username} (KDF ${JSON.stringify(DEFAULT_KDF_PARAMS)})`);
 
-  const browser = await chromium.launch({
-    executablePath: opts.chromium,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium({ executablePath: opts.chromium });
   const results = [];
   const seeding = [];
   try {
@@ -426,11 +370,7 @@ async function main() {
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
 
     // Sign in through the UI once, so that the session (refresh cookie) exists; every run then reloads.
-    await page.goto(`${opts.base}/login`);
-    await page.getByLabel('Username, email or phone').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 60_000 });
+    await signInThroughUi(page, opts.base, account);
 
     let have = 0;
     for (const size of opts.sizes) {
@@ -453,7 +393,7 @@ async function main() {
   }
 
   console.log('');
-  printTable(results);
+  printResults(results);
   const result = {
     bench: 'vault',
     goal: { notes: 10000, fullListMs: 1500 },
@@ -466,11 +406,7 @@ async function main() {
     results,
     totalSeconds: round((performance.now() - started) / 1000, 1),
   };
-  if (opts.json) writeFileSync(opts.json, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result));
+  emitResult(result, opts.json);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

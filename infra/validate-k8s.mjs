@@ -23,11 +23,10 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { checkRunner, root } from './checks.mjs';
 
 const require = createRequire(import.meta.url);
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const k8sDir = join(root, 'k8s');
 const OVERLAYS = ['dev', 'production'];
 
@@ -1009,18 +1008,7 @@ const CHECKS = {
 };
 
 // ── output ──────────────────────────────────────────────────────────────────────────────
-let passed = 0;
-let failed = 0;
-function check(name, fn) {
-  try {
-    fn();
-    passed += 1;
-    console.log(`  ✓ ${name}`);
-  } catch (error) {
-    failed += 1;
-    console.log(`  ✗ ${name}\n    ${errorText(error).replace(/\n/g, '\n    ')}`);
-  }
-}
+const { check, finish } = checkRunner();
 function runCheck(id, objs, ctx) {
   const problems = CHECKS[id].run(objs, ctx);
   if (problems.length) throw new Error(problems.join('\n'));
@@ -1555,5 +1543,4 @@ if (!selfTesting) {
   });
 
 console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`k8s: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish('k8s');

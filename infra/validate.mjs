@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import {
   allowScriptsOf,
@@ -19,24 +18,10 @@ import {
   tsconfigEmitters,
   workspaceFiles,
 } from './dockerfile-check.mjs';
+import { checkRunner, root } from './checks.mjs';
 
 const require = createRequire(import.meta.url);
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-let passed = 0;
-let failed = 0;
-
-function check(name, fn) {
-  try {
-    fn();
-    passed += 1;
-    console.log(`  ✓ ${name}`);
-  } catch (error) {
-    failed += 1;
-    console.log(
-      `  ✗ ${name}\n    ${String(error instanceof Error ? error.message : error).replace(/\n/g, '\n    ')}`,
-    );
-  }
-}
+const { check, finish } = checkRunner();
 
 const composeFile = join(root, 'docker-compose.yml');
 const compose = YAML.parse(readFileSync(composeFile, 'utf8'), { merge: true });
@@ -304,22 +289,17 @@ check('services wait for their dependencies and migrations', () => {
     throw new Error('auth must wait for migrate');
   if (s.migrate.depends_on.postgres.condition !== 'service_healthy')
     throw new Error('migrate must wait for postgres');
-  if (s.notes.depends_on['migrate-notes'].condition !== 'service_completed_successfully')
-    throw new Error('notes must wait for migrate-notes');
-  if (s['migrate-notes'].depends_on.postgres.condition !== 'service_healthy')
-    throw new Error('migrate-notes must wait for postgres');
-  if (!/apps\/notes\/dist\/migrate\.js/.test(String(s['migrate-notes'].command)))
-    throw new Error('migrate-notes must run the notes migrations');
-  if (s['migrate-notes'].image !== s.notes.image)
-    throw new Error('migrate-notes must run on the notes image (it holds apps/notes)');
-  if (s.files.depends_on['migrate-files'].condition !== 'service_completed_successfully')
-    throw new Error('files must wait for migrate-files');
-  if (s['migrate-files'].depends_on.postgres.condition !== 'service_healthy')
-    throw new Error('migrate-files must wait for postgres');
-  if (!/apps\/files\/dist\/migrate\.js/.test(String(s['migrate-files'].command)))
-    throw new Error('migrate-files must run the files migrations');
-  if (s['migrate-files'].image !== s.files.image)
-    throw new Error('migrate-files must run on the files image (it holds apps/files)');
+  for (const svc of ['notes', 'files']) {
+    const migrate = `migrate-${svc}`;
+    if (s[svc].depends_on[migrate].condition !== 'service_completed_successfully')
+      throw new Error(`${svc} must wait for ${migrate}`);
+    if (s[migrate].depends_on.postgres.condition !== 'service_healthy')
+      throw new Error(`${migrate} must wait for postgres`);
+    if (!String(s[migrate].command).includes(`apps/${svc}/dist/migrate.js`))
+      throw new Error(`${migrate} must run the ${svc} migrations`);
+    if (s[migrate].image !== s[svc].image)
+      throw new Error(`${migrate} must run on the ${svc} image (it holds apps/${svc})`);
+  }
   for (const svc of ['auth', 'notes', 'files']) {
     if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
   }
@@ -354,5 +334,4 @@ check('no secret value is written into docker-compose.yml', () => {
   }
 });
 
-console.log(`deploy: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('deploy');

@@ -25,48 +25,42 @@ function runBench(file, args = []) {
   if (res.status !== 0) throw new Error(`${file} failed`);
 }
 
+/** Runs `fn` on a private stack started for it, with the auth and API rate limits raised. */
+const onBenchStack = (fn) =>
+  withEphemeralStack(
+    'bench',
+    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    fn,
+    { keepLogs: false },
+  );
+
 if (wanted('crypto')) runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
 
 if (wanted('signin'))
-  await withEphemeralStack(
-    'bench',
-    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
-    async ({ baseUrl, env }) => {
-      runBench('signin.bench.mjs', [
-        '--base',
-        baseUrl,
-        '--auth-host',
-        env.AUTH_RPC_HOST,
-        '--auth-port',
-        env.AUTH_RPC_PORT,
-        '--json',
-        join(outDir, 'signin.json'),
-      ]);
-    },
-    { keepLogs: false },
+  await onBenchStack(({ baseUrl, env }) =>
+    runBench('signin.bench.mjs', [
+      '--base',
+      baseUrl,
+      '--auth-host',
+      env.AUTH_RPC_HOST,
+      '--auth-port',
+      env.AUTH_RPC_PORT,
+      '--json',
+      join(outDir, 'signin.json'),
+    ]),
   );
 
 // The web vault (issue 3): unlock → first card and full list in headless Chromium, on a fresh stack
 // serving the built app (WEB_ROOT, apps/web/dist by default) with the API rate limit raised for seeding.
 if (wanted('vault'))
-  await withEphemeralStack(
-    'bench',
-    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
-    async ({ baseUrl }) => {
-      runBench('vault.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'vault.json')]);
-    },
-    { keepLogs: false },
+  await onBenchStack(({ baseUrl }) =>
+    runBench('vault.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'vault.json')]),
   );
 
 // The File Vault (issue 4): 25 and 100 MiB files uploaded and downloaded through the web app's UI to the
 // local disk storage, against the same bytes sent unencrypted from the same page; Chromium's RSS per size.
 if (wanted('files'))
-  await withEphemeralStack(
-    'bench',
-    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
-    async ({ baseUrl }) => {
-      runBench('files.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'files.json')]);
-    },
-    { keepLogs: false },
+  await onBenchStack(({ baseUrl }) =>
+    runBench('files.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'files.json')]),
   );
 log(`results in ${outDir}`);

@@ -7,17 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  REFRESH_COOKIE,
-  type CreateUploadResponse,
-  type DownloadUrlResponse,
-  type FileDto,
-} from '@vault/contracts';
+import { REFRESH_COOKIE, type DownloadUrlResponse, type FileDto } from '@vault/contracts';
 import { Client } from 'pg';
 import { login, signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv, sleep } from '../support/env';
 import { expectError, meStatus } from '../support/expect';
-import { absoluteUrl, putBytes, sealFile, uploadFile } from '../support/files';
+import { absoluteUrl, putBytes, requestUpload, sealFile, uploadFile } from '../support/files';
 import { ApiClient, assertStatus, isCookieCleared } from '../support/http';
 import { createNote } from '../support/notes';
 import { dumpRedis } from '../support/stores';
@@ -87,18 +82,9 @@ describe('DELETE /api/auth/account', () => {
     }
     assertStatus(await account.client.delete(`/api/files/${files[2]!.id}`), 204, 'trash file');
     // An upload that was sent but never completed.
-    const pending = await sealFile(
-      account,
-      randomBytes(500),
-      { name: 'p', mimeType: 'x/y', tags: [] },
-      'local',
-    );
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', pending.body),
-      201,
-      'upload-url',
-    );
-    expect((await putBytes(started.body.uploadUrl, pending.ciphertext)).status).toBeLessThan(300);
+    const pending = await sealFile(account, randomBytes(500), { name: 'p', mimeType: 'x/y', tags: [] });
+    const started = await requestUpload(account, pending);
+    expect((await putBytes(started.uploadUrl, pending.ciphertext)).status).toBeLessThan(300);
 
     // A signed GET of the S3 object, taken now: after the purge it must find nothing.
     const s3Link = assertStatus(

@@ -13,7 +13,7 @@ import {
 } from '@vault/contracts';
 import { signUp, type TestAccount } from '../support/accounts';
 import { assertStatus } from '../support/http';
-import { downloadFile, putBytes, sealFile, sha256, type SealedFile } from '../support/files';
+import { downloadFile, putBytes, requestUpload, sealFile, sha256, type SealedFile } from '../support/files';
 
 const MiB = 1024 * 1024;
 
@@ -30,18 +30,12 @@ describe('files: uploads in ordered parts (local storage)', () => {
   });
 
   async function begin(size: number): Promise<{ sealed: SealedFile; started: CreateUploadResponse }> {
-    const sealed = await sealFile(
-      account,
-      randomBytes(size),
-      { name: 'parts.bin', mimeType: 'application/octet-stream', tags: [] },
-      'local',
-    );
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-      201,
-      'upload-url',
-    );
-    return { sealed, started: started.body };
+    const sealed = await sealFile(account, randomBytes(size), {
+      name: 'parts.bin',
+      mimeType: 'application/octet-stream',
+      tags: [],
+    });
+    return { sealed, started: await requestUpload(account, sealed) };
   }
 
   async function complete(fileId: string) {
@@ -52,28 +46,17 @@ describe('files: uploads in ordered parts (local storage)', () => {
     const { started } = await begin(10);
     expect(started.partSize).toBe(UPLOAD_PART_MAX_BYTES);
     const s3 = await sealFile(account, randomBytes(10), { name: 'a', mimeType: 'b', tags: [] }, 's3');
-    const s3Started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', s3.body),
-      201,
-      'upload-url s3',
-    );
-    expect(s3Started.body.partSize).toBeUndefined();
+    expect((await requestUpload(account, s3, 'upload-url s3')).partSize).toBeUndefined();
   });
 
   it('a 5 MiB+ file sent in 3 parts completes, downloads and decrypts to the original', async () => {
     const plaintext = randomBytes(5 * MiB + 12_345);
-    const sealed = await sealFile(
-      account,
-      plaintext,
-      { name: 'five.bin', mimeType: 'application/octet-stream', tags: ['p'] },
-      'local',
-    );
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-      201,
-      'upload-url',
-    );
-    const { uploadUrl, partSize } = started.body;
+    const sealed = await sealFile(account, plaintext, {
+      name: 'five.bin',
+      mimeType: 'application/octet-stream',
+      tags: ['p'],
+    });
+    const { uploadUrl, partSize } = await requestUpload(account, sealed);
     const total = sealed.ciphertext.length;
     expect(total).toBe(sealed.body.encryptedSize);
     const cuts = [0, 2 * MiB, 4 * MiB, total];

@@ -12,8 +12,8 @@ import type { FileDto, StorageType } from '@vault/contracts';
 import { signUp, type TestAccount } from '../support/accounts';
 import { e2eEnv } from '../support/env';
 import { absoluteUrl, downloadFile, openMetadata, uploadFile } from '../support/files';
-import { ApiClient, assertStatus } from '../support/http';
-import { findSecrets, readLogs, settleLogs, waitForLogText, type Secret } from '../support/logs';
+import { assertStatus } from '../support/http';
+import { findSecrets, logsAfterBarrier, type Secret } from '../support/logs';
 import { dumpDatabase, dumpRedis } from '../support/stores';
 
 const env = e2eEnv();
@@ -91,11 +91,8 @@ describe('zero knowledge: what the server keeps of the files a user uploads', ()
   it('keeps every marker out of every log file of every service', async () => {
     const dir = env.logDir ?? '';
     expect(dir).not.toBe('');
-    const barrier = `e2e-barrier-${randomBytes(8).toString('hex')}`;
-    await new ApiClient('zk-files-barrier').get('/api/health', { headers: { 'x-request-id': barrier } });
-    expect(await waitForLogText(dir, barrier)).toBe(true);
-    await settleLogs(dir);
-    const logs = readLogs(dir);
+    const { barrierSeen, logs } = await logsAfterBarrier(dir, 'zk-files-barrier');
+    expect(barrierSeen).toBe(true);
     expect(logs.map((l) => l.name)).toEqual(expect.arrayContaining(['gateway.log', 'files.log', 'scan.log']));
     expect(findSecrets(logs, secrets)).toEqual([]);
   });

@@ -4,12 +4,7 @@
  * server that checks the SDK's signatures; the stack starts them, scripts/lib/ephemeral.mjs).
  */
 import { randomBytes } from 'node:crypto';
-import type {
-  CreateUploadResponse,
-  FileCountsResponse,
-  FileListResponse,
-  StorageTypesResponse,
-} from '@vault/contracts';
+import type { FileCountsResponse, FileListResponse, StorageTypesResponse } from '@vault/contracts';
 import { signUp, type TestAccount } from '../support/accounts';
 import { assertStatus } from '../support/http';
 import {
@@ -17,6 +12,7 @@ import {
   downloadFile,
   openMetadata,
   putBytes,
+  requestUpload,
   sealFile,
   sha256,
   uploadFile,
@@ -92,12 +88,11 @@ describe('files: upload, list, download and decrypt', () => {
   }, 180_000);
 
   it('refuses 100 MiB + 1 byte with the spec message', async () => {
-    const sealed = await sealFile(
-      account,
-      new Uint8Array(0),
-      { name: 'a', mimeType: 'text/plain', tags: [] },
-      'local',
-    );
+    const sealed = await sealFile(account, new Uint8Array(0), {
+      name: 'a',
+      mimeType: 'text/plain',
+      tags: [],
+    });
     const size = 100 * MiB + 1;
     const res = await account.client.post('/api/files/upload-url', {
       ...sealed.body,
@@ -132,19 +127,14 @@ describe('files: upload, list, download and decrypt', () => {
   });
 
   it('refuses a size mismatch at upload-complete', async () => {
-    const sealed = await sealFile(
-      account,
-      randomBytes(1_000),
-      { name: 'a', mimeType: 'text/plain', tags: [] },
-      'local',
-    );
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-      201,
-      'upload-url',
-    );
+    const sealed = await sealFile(account, randomBytes(1_000), {
+      name: 'a',
+      mimeType: 'text/plain',
+      tags: [],
+    });
+    const started = await requestUpload(account, sealed);
     // A short body is refused by the blob route; nothing was stored, so completing is refused too.
-    expect((await putBytes(started.body.uploadUrl, sealed.ciphertext.subarray(1))).status).toBe(400);
+    expect((await putBytes(started.uploadUrl, sealed.ciphertext.subarray(1))).status).toBe(400);
     const res = await account.client.post('/api/files/upload-complete', { fileId: sealed.body.fileId });
     expect(res.status).toBe(400);
     expect(
@@ -154,19 +144,10 @@ describe('files: upload, list, download and decrypt', () => {
 
   it('a tampered stored object fails decryption instead of giving wrong bytes', async () => {
     const plaintext = randomBytes(70_000);
-    const sealed = await sealFile(
-      account,
-      plaintext,
-      { name: 'a', mimeType: 'text/plain', tags: [] },
-      'local',
-    );
+    const sealed = await sealFile(account, plaintext, { name: 'a', mimeType: 'text/plain', tags: [] });
     sealed.ciphertext[100] = sealed.ciphertext[100]! ^ 1;
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-      201,
-      'upload-url',
-    );
-    expect((await putBytes(started.body.uploadUrl, sealed.ciphertext)).status).toBe(204);
+    const started = await requestUpload(account, sealed);
+    expect((await putBytes(started.uploadUrl, sealed.ciphertext)).status).toBe(204);
     const done = assertStatus(
       await account.client.post<{ file: never }>('/api/files/upload-complete', {
         fileId: sealed.body.fileId,
@@ -212,18 +193,13 @@ describe('files: upload, list, download and decrypt', () => {
     });
     // A faulty client that stores the EICAR test file unencrypted (sizes declared as if sealed).
     const eicar = Buffer.from('X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*');
-    const sealed = await sealFile(
-      account,
-      new Uint8Array(eicar.length - 16),
-      { name: 'x', mimeType: 'text/plain', tags: [] },
-      'local',
-    );
-    const started = assertStatus(
-      await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-      201,
-      'upload-url',
-    );
-    expect((await putBytes(started.body.uploadUrl, eicar)).status).toBe(204);
+    const sealed = await sealFile(account, new Uint8Array(eicar.length - 16), {
+      name: 'x',
+      mimeType: 'text/plain',
+      tags: [],
+    });
+    const started = await requestUpload(account, sealed);
+    expect((await putBytes(started.uploadUrl, eicar)).status).toBe(204);
     assertStatus(
       await account.client.post('/api/files/upload-complete', { fileId: sealed.body.fileId }),
       200,

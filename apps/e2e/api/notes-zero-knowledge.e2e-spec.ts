@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { signUp } from '../support/accounts';
 import { e2eEnv } from '../support/env';
-import { ApiClient, assertStatus } from '../support/http';
-import { findSecrets, readLogs, settleLogs, waitForLogText, type Secret } from '../support/logs';
+import { assertStatus } from '../support/http';
+import { findSecrets, logsAfterBarrier, type Secret } from '../support/logs';
 import {
   createBody,
   createNote,
@@ -71,11 +71,8 @@ describe('zero knowledge: what the server keeps of the notes a user types', () =
   it('keeps every note marker out of every log file of every service', async () => {
     const dir = env.logDir ?? '';
     expect(dir).not.toBe('');
-    const barrier = `e2e-barrier-${randomBytes(8).toString('hex')}`;
-    await new ApiClient('zk-notes-barrier').get('/api/health', { headers: { 'x-request-id': barrier } });
-    expect(await waitForLogText(dir, barrier)).toBe(true);
-    await settleLogs(dir);
-    const logs = readLogs(dir);
+    const { barrierSeen, logs } = await logsAfterBarrier(dir, 'zk-notes-barrier');
+    expect(barrierSeen).toBe(true);
 
     expect(logs.map((l) => l.name)).toEqual(expect.arrayContaining(['gateway.log', 'notes.log']));
     expect(logs.find((l) => l.name === 'notes.log')?.content.length).toBeGreaterThan(0);

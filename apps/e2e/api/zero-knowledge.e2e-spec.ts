@@ -12,7 +12,7 @@ import { login, prepareAccount, randomDigits, signIn } from '../support/accounts
 import { e2eEnv } from '../support/env';
 import { ApiClient, assertStatus } from '../support/http';
 import { decodeJwt } from '../support/jwt';
-import { findSecrets, readLogs, settleLogs, waitForLogText, type Secret } from '../support/logs';
+import { findSecrets, logsAfterBarrier, type Secret } from '../support/logs';
 import { dumpDatabase, dumpRedis } from '../support/stores';
 
 const env = e2eEnv();
@@ -154,12 +154,8 @@ describe('zero knowledge: what the server keeps of the secrets a user types', ()
   it('keeps every marker, authKey and token out of every log file of every service', async () => {
     const dir = env.logDir;
     expect(dir).toBeDefined();
-    // A barrier: once the gateway's access log shows this request, it holds everything before it.
-    const barrier = `e2e-barrier-${randomBytes(8).toString('hex')}`;
-    await new ApiClient('zk-barrier').get('/api/health', { headers: { 'x-request-id': barrier } });
-    expect(await waitForLogText(dir ?? '', barrier)).toBe(true);
-    await settleLogs(dir ?? '');
-    const logs = readLogs(dir ?? '');
+    const { barrierSeen, logs } = await logsAfterBarrier(dir ?? '', 'zk-barrier');
+    expect(barrierSeen).toBe(true);
 
     // The logs are really there: at least the gateway's and the auth service's, with content.
     const names = logs.map((l) => l.name);

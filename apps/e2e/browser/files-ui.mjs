@@ -14,22 +14,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
-import {
-  cspViolations,
-  launchChromium,
-  makePdf,
-  newWatchedPage,
-  reportProblems,
-  signUp,
-  specSetup,
-  testAccount,
-  withoutSaveFilePicker,
-} from './support.mjs';
+import { makePdf, signUp, startSpec, testAccount, withoutSaveFilePicker } from './support.mjs';
 
 const { DATABASE_URL, STORAGE_LOCAL_ROOT } = process.env;
 for (const [name, value] of Object.entries({ DATABASE_URL, STORAGE_LOCAL_ROOT }))
   if (!value) throw new Error(`${name} is required (scripts/browser-e2e.mjs passes it)`);
-const { base: BASE, out: OUT, problems, step, shot } = specSetup({ out: '.data/files-ui-shots' });
+const spec = await startSpec({ out: '.data/files-ui-shots' });
+const { base: BASE, out: OUT, step, shot } = spec;
 const id = randomBytes(3).toString('hex');
 const account = testAccount('files', id);
 
@@ -159,15 +150,11 @@ const openTrash = async (page) => {
 
 // ---- the run ------------------------------------------------------------------------------------
 
-const browser = await launchChromium();
 const db = new pg.Client({ connectionString: DATABASE_URL });
 await db.connect();
 const started = Date.now();
 try {
-  const { page } = await newWatchedPage(browser, {
-    label: 'main',
-    problems,
-    base: BASE,
+  const { page } = await spec.newPage('main', {
     acceptDownloads: true,
     // Downloads take the app's Blob path (a `download` event here), as in Firefox and Safari.
     initScript: withoutSaveFilePicker,
@@ -377,11 +364,10 @@ try {
   await page.waitForTimeout(500);
   assert.equal(downloads.length, before, 'no download was offered for the tampered file');
 
-  const csp = await cspViolations(page);
-  if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+  await spec.checkCsp(page);
 } finally {
-  await browser.close();
+  await spec.close();
   await db.end();
 }
 console.log(`files-ui: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-reportProblems(problems);
+spec.report();

@@ -12,26 +12,10 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  cspViolations,
-  launchChromium,
-  newWatchedPage,
-  reportProblems,
-  signUp,
-  specSetup,
-  testAccount,
-} from './support.mjs';
+import { signUp, startSpec, testAccount } from './support.mjs';
 
-const {
-  base: BASE,
-  out: OUT,
-  problems,
-  step,
-  shot,
-} = specSetup({
-  out: '.data/import-order-ui-shots',
-  shotPrefix: 'import-order-',
-});
+const spec = await startSpec({ out: '.data/import-order-ui-shots', shotPrefix: 'import-order-' });
+const { base: BASE, out: OUT, problems, step, shot } = spec;
 const run = randomBytes(3).toString('hex');
 const WIDTHS = [375, 1280, 1920];
 const PASSWORD = 'order and dates stay';
@@ -161,14 +145,13 @@ async function exportNotes(page, name, password) {
 /** The notes of an export as an import should give them back: everything but the ids. */
 const withoutIds = (notes) => notes.map(({ id: _id, ...rest }) => rest);
 
-const browser = await launchChromium();
 try {
   const backup = makeBackup();
   const backupPath = join(OUT, `backup-${run}.json`);
   writeFileSync(backupPath, JSON.stringify(backup, null, 2));
 
   step('import a plain backup of 105 notes (two batches)');
-  const a = await newWatchedPage(browser, { label: 'a', problems, base: BASE, acceptDownloads: true });
+  const a = await spec.newPage('a', { acceptDownloads: true });
   const accountA = testAccount('order', `a_${run}`);
   await signUp(a.page, BASE, accountA);
   await openDataTab(a.page);
@@ -193,7 +176,7 @@ try {
 
   step('a password-encrypted export, imported into a fresh account: the same order and dates');
   const sealedPath = await exportNotes(a.page, 'a-sealed', PASSWORD);
-  const b = await newWatchedPage(browser, { label: 'b', problems, base: BASE, acceptDownloads: true });
+  const b = await spec.newPage('b', { acceptDownloads: true });
   const accountB = testAccount('order', `b_${run}`);
   await signUp(b.page, BASE, accountB);
   await openDataTab(b.page);
@@ -216,13 +199,11 @@ try {
   for (const [label, page] of [
     ['a', a.page],
     ['b', b.page],
-  ]) {
-    const csp = await cspViolations(page);
-    if (csp.length) problems.push(`${label}: CSP violations: ${csp.join(', ')}`);
-  }
+  ])
+    await spec.checkCsp(page, label);
 } catch (error) {
   problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {
-  await browser.close();
+  await spec.close();
 }
-reportProblems(problems);
+spec.report();

@@ -16,24 +16,16 @@
 import { randomBytes } from 'node:crypto';
 import {
   createNote,
-  cspViolations,
-  launchChromium,
   makePdf,
-  newWatchedPage,
-  reportProblems,
   signUp,
-  specSetup,
+  startSpec,
   testAccount,
   watch,
   withoutSaveFilePicker,
 } from './support.mjs';
 
-const {
-  base: BASE,
-  problems,
-  step,
-  shot,
-} = specSetup({ out: '.data/layout-ui-shots', shotPrefix: 'layout-' });
+const spec = await startSpec({ out: '.data/layout-ui-shots', shotPrefix: 'layout-' });
+const { base: BASE, problems, step, shot } = spec;
 const id = randomBytes(3).toString('hex');
 // A long address without hyphens: its only sensible break points are after '@' and before a '.'.
 const account = { ...testAccount('layout', id), email: `layoutcheck${id}newuser@mail.subdomain.example.org` };
@@ -141,12 +133,8 @@ async function lineBreaks(page, selector) {
   });
 }
 
-const browser = await launchChromium();
 try {
-  const { page, context } = await newWatchedPage(browser, {
-    label: 'layout',
-    problems,
-    base: BASE,
+  const { page, context } = await spec.newPage('layout', {
     acceptDownloads: true,
     initScript: withoutSaveFilePicker,
   });
@@ -347,8 +335,7 @@ try {
     `the PDF viewer shows ${JSON.stringify(viewerTitles)}, not the file name`,
   );
   await shot(popup, 'pdf-tab-1280', false);
-  const popupCsp = await cspViolations(popup).catch(() => []);
-  if (popupCsp.length) problems.push(`pdf tab: CSP violations: ${popupCsp.join(', ')}`);
+  await spec.checkCsp(popup, 'pdf tab');
   await popup.close();
   await page.keyboard.press('Escape');
   await modal.waitFor({ state: 'detached' });
@@ -374,13 +361,12 @@ try {
   await page.getByRole('button', { name: 'Unlock' }).click();
   await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
 
-  const csp = await cspViolations(page);
-  if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+  await spec.checkCsp(page);
 } catch (error) {
   problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {
-  await browser.close();
+  await spec.close();
 }
 for (const f of failures) console.log(`  ✗ ${f}`);
 problems.push(...failures);
-reportProblems(problems);
+spec.report();

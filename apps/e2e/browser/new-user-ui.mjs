@@ -14,18 +14,10 @@
 //   BASE_URL=http://127.0.0.1:8080 node apps/e2e/browser/new-user-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import {
-  createNote,
-  cspViolations,
-  launchChromium,
-  newWatchedPage,
-  reportProblems,
-  signUp,
-  specSetup,
-  testAccount,
-} from './support.mjs';
+import { createNote, signUp, startSpec, testAccount } from './support.mjs';
 
-const { base: BASE, problems, step, shot } = specSetup({ out: '.data/new-user-ui-shots' });
+const spec = await startSpec({ out: '.data/new-user-ui-shots' });
+const { base: BASE, step, shot } = spec;
 const account = testAccount('newuser', randomBytes(3).toString('hex'));
 const KINDS = ['Local disk', 'S3 / R2 / MinIO', 'Cloudinary'];
 
@@ -74,13 +66,9 @@ function describeRadios(dialog) {
   );
 }
 
-const browser = await launchChromium();
 const started = Date.now();
 try {
-  const { page } = await newWatchedPage(browser, {
-    label: 'new-user',
-    problems,
-    base: BASE,
+  const { page } = await spec.newPage('new-user', {
     // The counts step provokes 503 answers on purpose.
     allowedErrors: /status of (4\d\d|503)/,
   });
@@ -231,10 +219,9 @@ try {
   await page.unroute(listUrl, fail);
   await page.unroute(countsUrl, fail);
 
-  const csp = await cspViolations(page);
-  if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+  await spec.checkCsp(page);
 } finally {
-  await browser.close();
+  await spec.close();
 }
 console.log(`new-user-ui: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-reportProblems(problems);
+spec.report();

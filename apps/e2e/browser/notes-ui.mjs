@@ -10,17 +10,10 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  cspViolations,
-  launchChromium,
-  newWatchedPage,
-  reportProblems,
-  signUp,
-  specSetup,
-  testAccount,
-} from './support.mjs';
+import { signUp, startSpec, testAccount } from './support.mjs';
 
-const { base: BASE, out: OUT, problems, step, shot } = specSetup({ out: '.data/notes-ui-shots' });
+const spec = await startSpec({ out: '.data/notes-ui-shots' });
+const { base: BASE, out: OUT, step, shot } = spec;
 // More than the 50-note first screen, so Load More is exercised.
 const BULK = Number(process.env.BULK ?? 120);
 const id = randomBytes(3).toString('hex');
@@ -29,9 +22,39 @@ const timings = {};
 
 const freshAccount = (tag) => testAccount('notes', `${tag}_${randomBytes(3).toString('hex')}`);
 
+/** The six notes the run starts with: tags shared between notes, a note with five, one with none. */
+const SAMPLE_NOTES = [
+  {
+    title: 'Groceries',
+    tags: ['home', 'errands'],
+    content: 'Milk, eggs, sourdough bread, olive oil, tomatoes and basil for the weekend pasta.',
+  },
+  {
+    title: 'Quarterly planning',
+    tags: ['work', 'planning', 'q3', 'finance', 'urgent'],
+    content:
+      'Review the roadmap with the team. Priorities: ship the encrypted file vault, improve import speed, and write the security whitepaper. Budget review on Thursday; hiring plan next week.',
+  },
+  {
+    title: 'Lisbon trip',
+    tags: ['travel', 'home'],
+    content: 'Flights booked for May 12. Hotel in Alfama. Try the pastéis de nata at Manteigaria.',
+  },
+  {
+    title: 'Book notes: The Pragmatic Programmer',
+    tags: ['reading'],
+    content: 'Care about your craft. Think about your work. Provide options, do not make lame excuses.',
+  },
+  { title: 'Wi-Fi at the cabin', tags: [], content: '' },
+  {
+    title: 'Gift ideas',
+    tags: ['family', 'home'],
+    content: 'Mum: gardening gloves. Dad: a new chess set. Sam: concert tickets.',
+  },
+];
+
 /** A browser context of its own (no storage shared with the first account), watched like the first. */
-const newContextPage = (label) =>
-  newWatchedPage(browser, { label, problems, base: BASE, acceptDownloads: true });
+const newContextPage = (label) => spec.newPage(label, { acceptDownloads: true });
 
 /** Settings → Data & Privacy through the app's own links (a page load would lock the vault). */
 async function openDataTab(page) {
@@ -78,6 +101,15 @@ async function expectVaultHolds(page, notes) {
   assert.deepEqual(listed, expected);
 }
 
+/** Opens the note's card and deletes it through its dialog (to the trash). */
+async function trashNote(page, title) {
+  await page.getByRole('button', { name: title, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete note' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 async function createNote(page, { title, tags = [], content = '' }) {
   await page.getByRole('button', { name: 'New Note' }).click();
   const dialog = page.getByRole('dialog');
@@ -93,7 +125,6 @@ async function createNote(page, { title, tags = [], content = '' }) {
   await page.getByRole('button', { name: title, exact: true }).waitFor();
 }
 
-const browser = await launchChromium();
 try {
   const { page } = await newContextPage('main');
   const workers = [];
@@ -105,33 +136,7 @@ try {
   await shot(page, 'vault-empty-1280');
 
   step('create notes');
-  await createNote(page, {
-    title: 'Groceries',
-    tags: ['home', 'errands'],
-    content: 'Milk, eggs, sourdough bread, olive oil, tomatoes and basil for the weekend pasta.',
-  });
-  await createNote(page, {
-    title: 'Quarterly planning',
-    tags: ['work', 'planning', 'q3', 'finance', 'urgent'],
-    content:
-      'Review the roadmap with the team. Priorities: ship the encrypted file vault, improve import speed, and write the security whitepaper. Budget review on Thursday; hiring plan next week.',
-  });
-  await createNote(page, {
-    title: 'Lisbon trip',
-    tags: ['travel', 'home'],
-    content: 'Flights booked for May 12. Hotel in Alfama. Try the pastéis de nata at Manteigaria.',
-  });
-  await createNote(page, {
-    title: 'Book notes: The Pragmatic Programmer',
-    tags: ['reading'],
-    content: 'Care about your craft. Think about your work. Provide options, do not make lame excuses.',
-  });
-  await createNote(page, { title: 'Wi-Fi at the cabin', tags: [], content: '' });
-  await createNote(page, {
-    title: 'Gift ideas',
-    tags: ['family', 'home'],
-    content: 'Mum: gardening gloves. Dad: a new chess set. Sam: concert tickets.',
-  });
+  for (const note of SAMPLE_NOTES) await createNote(page, note);
   await page.getByRole('heading', { name: 'Notes (6)' }).waitFor();
   await page.getByLabel('6 notes').waitFor();
   await shot(page, 'vault-1280');
@@ -179,13 +184,7 @@ try {
   await page.waitForTimeout(300);
 
   step('delete two notes (to the trash)');
-  for (const title of ['Wi-Fi at the cabin', 'Gift ideas']) {
-    await page.getByRole('button', { name: title, exact: true }).click();
-    dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await dialog.getByRole('button', { name: 'Delete note' }).click();
-    await dialog.waitFor({ state: 'detached' });
-  }
+  for (const title of ['Wi-Fi at the cabin', 'Gift ideas']) await trashNote(page, title);
   await page.getByRole('heading', { name: 'Notes (4)' }).waitFor();
   await page.getByLabel(/^2 deleted (notes|items)$/).waitFor();
 
@@ -211,13 +210,7 @@ try {
   const scratch = ['Scratch pad', 'Old draft', 'Shopping list (old)'];
   for (const title of scratch) await createNote(page, { title, tags: ['scratch'], content: `${title}.` });
   await page.getByRole('heading', { name: 'Notes (8)' }).waitFor();
-  for (const title of scratch) {
-    await page.getByRole('button', { name: title, exact: true }).click();
-    dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await dialog.getByRole('button', { name: 'Delete note' }).click();
-    await dialog.waitFor({ state: 'detached' });
-  }
+  for (const title of scratch) await trashNote(page, title);
   await page.getByRole('heading', { name: 'Notes (5)' }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByLabel(/^3 deleted (notes|items)$/).waitFor();
@@ -464,18 +457,16 @@ try {
     're-importing a backup made by another account must not duplicate its notes',
   );
   await expectVaultHolds(fresh.page, plain.notes);
-  const freshCsp = await cspViolations(fresh.page);
-  if (freshCsp.length) problems.push(`fresh: CSP violations: ${freshCsp.join(', ')}`);
+  await spec.checkCsp(fresh.page, 'fresh');
   await fresh.context.close();
 
   const notesWorkers = workers.filter((u) => /notes\.worker-[a-z0-9]+\.js$/.test(u));
   console.log(`  workers started: ${workers.map((u) => u.split('/').pop()).join(', ')}`);
   assert.ok(notesWorkers.length > 0, 'the notes worker ran');
-  const csp = await cspViolations(page);
-  if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
+  await spec.checkCsp(page);
 } finally {
-  await browser.close();
+  await spec.close();
 }
 writeFileSync(join(OUT, 'timings.json'), JSON.stringify(timings, null, 2));
 console.log('timings', timings);
-reportProblems(problems);
+spec.report();

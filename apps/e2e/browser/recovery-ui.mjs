@@ -18,21 +18,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createNote,
-  cspViolations,
   fillSignUp,
-  launchChromium,
   listFiles,
-  newWatchedPage,
   passRecoveryKit,
-  reportProblems,
   settleLogs,
-  specSetup,
+  startSpec,
   submitSignIn,
   testAccount,
   withoutSaveFilePicker,
 } from './support.mjs';
 
-const { base: BASE, problems, step, shot } = specSetup({ out: '.data/recovery-ui-shots' });
+const spec = await startSpec({ out: '.data/recovery-ui-shots' });
+const { base: BASE, problems, step, shot } = spec;
 const MAIL_DIR = process.env.MAIL_DIR ?? join(process.env.VAULT_DATA_DIR ?? '.data', 'mail');
 const LEGACY_BANNER =
   'Some items are locked from before your account reset. Enter your old password to unlock them.';
@@ -45,20 +42,13 @@ function freshAccount(tag) {
   return { ...testAccount('rec', `${tag}_${suffix}`), newPassword: `New-${tag}-${suffix}-Pass2` };
 }
 
-const browser = await launchChromium();
-const contexts = [];
-
 /** A browser context of its own (nothing shared: a signed-out device), watched. */
 async function newPage(label) {
-  const { context, page } = await newWatchedPage(browser, {
-    label,
-    problems,
-    base: BASE,
+  const { page } = await spec.newPage(label, {
     acceptDownloads: true,
     // Downloads take the app's Blob path, which Playwright sees as a download (as in files-ui.mjs).
     initScript: withoutSaveFilePicker,
   });
-  contexts.push(context);
   return page;
 }
 
@@ -339,14 +329,9 @@ try {
   await cAgain.getByRole('heading', { name: 'Locked note' }).waitFor({ timeout: 30_000 });
   await expectNoteCounts(cAgain, 1, 1);
 
-  for (const ctx of contexts) {
-    for (const p of ctx.pages()) {
-      const csp = await cspViolations(p).catch(() => []);
-      if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
-    }
-  }
+  for (const p of spec.openPages()) await spec.checkCsp(p);
 } finally {
-  await browser.close();
+  await spec.close();
 }
 
 if (process.env.LOG_DIR) {
@@ -358,4 +343,4 @@ if (process.env.LOG_DIR) {
     for (const secret of secrets) if (text.includes(secret)) problems.push(`${file} contains a secret`);
   }
 }
-reportProblems(problems);
+spec.report();

@@ -17,24 +17,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { generate } from 'otplib';
-import {
-  createNote,
-  cspViolations,
-  launchChromium,
-  newWatchedPage,
-  signUp,
-  specSetup,
-  submitSignIn,
-  testAccount,
-} from './support.mjs';
+import { createNote, signUp, startSpec, submitSignIn, testAccount } from './support.mjs';
 
-const {
-  base: BASE,
-  out: OUT,
-  problems,
-  step,
-  shot,
-} = specSetup({ out: '.data/settings-ui-shots', shotPrefix: 'settings-' });
+const spec = await startSpec({ out: '.data/settings-ui-shots', shotPrefix: 'settings-' });
+const { base: BASE, out: OUT, problems, step, shot } = spec;
 const id = randomBytes(3).toString('hex');
 const account = testAccount('settings', id);
 const newPassword = `Changed-${id}-Pass2`;
@@ -73,22 +59,13 @@ async function readQrCode(page) {
   return decoded.data;
 }
 
-/** A browser context of its own (nothing shared with the first), watched like the first. */
-const newContextPage = (label) => newWatchedPage(browser, { label, problems, base: BASE });
-
 async function readDownload(download) {
   const path = await download.path();
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
 }
 
-const browser = await launchChromium();
 try {
-  const { page } = await newWatchedPage(browser, {
-    label: 'main',
-    problems,
-    base: BASE,
-    acceptDownloads: true,
-  });
+  const { page } = await spec.newPage('main', { acceptDownloads: true });
   const pagesToCheck = [page];
 
   step('sign up and write a note');
@@ -260,7 +237,7 @@ try {
   await page.getByText('Disabled', { exact: true }).waitFor();
 
   step('the saved security questions verify on the recovery screen (answers typed differently)');
-  const questionsRun = await newContextPage('questions');
+  const questionsRun = await spec.newPage('questions');
   await questionsRun.page.goto(`${BASE}/recovery`);
   await questionsRun.page.getByLabel('Email', { exact: true }).fill(account.email);
   await questionsRun.page.getByRole('button', { name: 'Security Questions' }).click();
@@ -271,11 +248,11 @@ try {
   await questionsRun.page.getByRole('button', { name: 'Verify answers' }).click();
   // The new-password step follows only when answersAuth matched what Settings stored.
   await questionsRun.page.getByLabel('New password', { exact: true }).waitFor({ timeout: 30_000 });
-  for (const v of await cspViolations(questionsRun.page)) problems.push(`CSP: ${v}`);
+  await spec.checkCsp(questionsRun.page, 'questions');
   await questionsRun.context.close();
 
   step('the recovery key made in Settings brings the vault back: new password, the note still decrypts');
-  const keyRun = await newContextPage('recovery-key');
+  const keyRun = await spec.newPage('recovery-key');
   const recover = keyRun.page;
   await recover.goto(`${BASE}/recovery`);
   await recover.getByLabel('Email', { exact: true }).waitFor({ timeout: 60_000 });
@@ -328,12 +305,12 @@ try {
   await submitSignIn(recover, account.email, recoveredPassword);
   await recover.getByRole('alert').filter({ hasText: 'Invalid credentials' }).waitFor({ timeout: 30_000 });
 
-  for (const p of pagesToCheck) for (const v of await cspViolations(p)) problems.push(`CSP: ${v}`);
+  for (const p of pagesToCheck) await spec.checkCsp(p);
   assert.deepEqual(problems, [], problems.join('\n'));
   console.log('settings-ui: all steps passed');
 } catch (error) {
   // What each page showed when it failed, and what went wrong in it on the way.
-  for (const [i, ctx] of browser.contexts().entries()) {
+  for (const [i, ctx] of spec.browser.contexts().entries()) {
     for (const [j, p] of ctx.pages().entries()) {
       await p
         .screenshot({ path: join(OUT, `settings-failure-${i}-${j}.png`), fullPage: true })
@@ -343,5 +320,5 @@ try {
   if (problems.length) console.error(problems.join('\n'));
   throw error;
 } finally {
-  await browser.close();
+  await spec.close();
 }

@@ -18,17 +18,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
-import {
-  createNote,
-  cspViolations,
-  launchChromium,
-  newWatchedPage,
-  reportProblems,
-  signUp,
-  specSetup,
-  submitSignIn,
-  testAccount,
-} from './support.mjs';
+import { createNote, signUp, startSpec, submitSignIn, testAccount } from './support.mjs';
 
 // Another browser family than headless Chromium's: a device these accounts have never used.
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -38,12 +28,8 @@ const EMERGENCY_MESSAGE =
 const FAILURES_THAT_COUNT = 3;
 const TOTP_PERIOD = 30;
 const started = Date.now();
-const {
-  base: BASE,
-  problems,
-  step,
-  shot,
-} = specSetup({ out: '.data/signin-2fa-ui-shots', shotPrefix: 'signin-2fa-', started });
+const spec = await startSpec({ out: '.data/signin-2fa-ui-shots', shotPrefix: 'signin-2fa-', started });
+const { base: BASE, step, shot } = spec;
 
 function freshAccount(tag) {
   const suffix = randomBytes(3).toString('hex');
@@ -100,17 +86,12 @@ async function failedSignIns(acct, n = FAILURES_THAT_COUNT) {
   }
 }
 
-const browser = await launchChromium();
-const contexts = [];
-
 /**
  * A browser context of its own (a signed-out device), watched. 4xx answers (wrong codes, the 418)
  * are part of the test: the watcher lets their console lines pass.
  */
 async function newPage(label, options = {}) {
-  const { context, page } = await newWatchedPage(browser, { label, problems, base: BASE, ...options });
-  contexts.push(context);
-  return page;
+  return (await spec.newPage(label, options)).page;
 }
 
 /** The vault is open and the note decrypts. */
@@ -371,15 +352,10 @@ try {
   const emergencyError = await emergencyLane;
   if (emergencyError) throw emergencyError;
 
-  for (const ctx of contexts) {
-    for (const p of ctx.pages()) {
-      const csp = await cspViolations(p).catch(() => []);
-      if (csp.length) problems.push(`CSP violations: ${csp.join(', ')}`);
-    }
-  }
+  for (const p of spec.openPages()) await spec.checkCsp(p);
 } catch (error) {
   // What each open page showed when it went wrong.
-  for (const [i, ctx] of contexts.entries()) {
+  for (const [i, ctx] of spec.contexts.entries()) {
     for (const p of ctx.pages()) {
       await shot(p, `failure-${i}`).catch(() => {});
       console.log(`  page ${i}: ${p.url()}`);
@@ -387,7 +363,7 @@ try {
   }
   throw error;
 } finally {
-  await browser.close();
+  await spec.close();
 }
 
-reportProblems(problems);
+spec.report();

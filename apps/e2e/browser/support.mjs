@@ -7,27 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
 
-/** Flags for a quiet headless Chromium in a container: no sandbox, no GPU, no background traffic. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+// The same Chromium as the browser benchmarks and the crypto vectors' browser run drive.
+import { launchChromium } from '../../../scripts/lib/chromium.mjs';
 
-/** Debian's Chromium (or CHROMIUM_PATH), headless, with CHROMIUM_ARGS. */
-export function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-}
+export { launchChromium };
 
 /** BASE_URL (scripts/browser-e2e.mjs sets it) without a trailing slash. */
 function baseUrl() {
@@ -70,6 +54,40 @@ export function specSetup({ out, shotPrefix = '', started }) {
     problems: [],
     step: stepLogger(started),
     shot: screenshotter(dir, shotPrefix),
+  };
+}
+
+/**
+ * What a spec starts with, specSetup's and a headless Chromium (launchChromium), with what the
+ * specs do with it:
+ * - `newPage(label, options)`: a watched page in a browser context of its own (newWatchedPage,
+ *   reporting into the spec's `problems`, the app at its `base`; `options` as there);
+ * - `contexts`: the contexts newPage made; `openPages()`: their pages still open;
+ * - `checkCsp(page, label)`: pushes the page's CSP violations (cspViolations) onto `problems`; a
+ *   page that can no longer be read (closed, crashed) has none to add;
+ * - `close()`: closes the browser; `report()`: reportProblems.
+ */
+export async function startSpec(options) {
+  const setup = specSetup(options);
+  const { problems, base } = setup;
+  const browser = await launchChromium();
+  const contexts = [];
+  return {
+    ...setup,
+    browser,
+    contexts,
+    async newPage(label, pageOptions = {}) {
+      const opened = await newWatchedPage(browser, { label, problems, base, ...pageOptions });
+      contexts.push(opened.context);
+      return opened;
+    },
+    openPages: () => contexts.flatMap((context) => context.pages()),
+    async checkCsp(page, label) {
+      const csp = await cspViolations(page).catch(() => []);
+      if (csp.length) problems.push(`${label ? `${label}: ` : ''}CSP violations: ${csp.join(', ')}`);
+    },
+    close: () => browser.close(),
+    report: () => reportProblems(problems),
   };
 }
 

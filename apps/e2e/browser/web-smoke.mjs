@@ -54,6 +54,25 @@ const newPage = (browser, { label = 'page' } = {}) =>
     viewport: { width: 1280, height: 860 },
   });
 
+/**
+ * The keys the app keeps on the device ("Stay unlocked": IndexedDB vault-device, store vault-keys),
+ * each as its class name and whether it is extractable.
+ */
+const deviceKeys = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const req = indexedDB.open('vault-device');
+        req.onsuccess = () => {
+          const get = req.result.transaction('vault-keys').objectStore('vault-keys').getAll();
+          get.onsuccess = () => {
+            resolve(get.result.map((key) => ({ type: key.constructor.name, extractable: key.extractable })));
+            req.result.close();
+          };
+        };
+      }),
+  );
+
 /** Waits for the one alert on the page to read exactly `message`. */
 async function expectAlert(page, message, timeout = 5_000) {
   const alert = page.getByRole('alert');
@@ -182,39 +201,13 @@ async function main() {
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor({ timeout: 30_000 });
     await page.reload();
     await page.getByRole('heading', { name: 'Personal Vault' }).waitFor();
-    const storedKey = await page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const req = indexedDB.open('vault-device');
-          req.onsuccess = () => {
-            const get = req.result.transaction('vault-keys').objectStore('vault-keys').getAll();
-            get.onsuccess = () => {
-              const key = get.result[0];
-              resolve(key ? { type: key.constructor.name, extractable: key.extractable } : null);
-              req.result.close();
-            };
-          };
-        }),
-    );
+    const storedKey = (await deviceKeys(page))[0] ?? null;
     assert.deepEqual(storedKey, { type: 'CryptoKey', extractable: false });
 
     step('sign out clears the stored key');
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.getByRole('heading', { name: 'Sign in to your vault' }).waitFor();
-    const keysLeft = await page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const req = indexedDB.open('vault-device');
-          req.onsuccess = () => {
-            const count = req.result.transaction('vault-keys').objectStore('vault-keys').count();
-            count.onsuccess = () => {
-              resolve(count.result);
-              req.result.close();
-            };
-          };
-        }),
-    );
-    assert.equal(keysLeft, 0);
+    assert.equal((await deviceKeys(page)).length, 0);
 
     step('five wrong passwords → lockout banner with a countdown');
     await page.getByLabel('Username, email or phone').fill(account.username);

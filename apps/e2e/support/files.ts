@@ -36,7 +36,7 @@ export async function sealFile(
   account: TestAccount,
   plaintext: Uint8Array,
   meta: FileMetadataPlaintext,
-  storageType: StorageType,
+  storageType: StorageType = 'local',
 ): Promise<SealedFile> {
   const fileId = newItemId();
   const sealed = await encryptFileMetadata(account.keys.vaultKey, fileId, meta);
@@ -85,6 +85,19 @@ export interface UploadOptions {
   plaintextSha256?: string;
 }
 
+/** upload-url for a sealed file, answered 201 (`what` names the call in a failure): where to PUT it. */
+export async function requestUpload(
+  account: TestAccount,
+  sealed: SealedFile,
+  what = 'upload-url',
+): Promise<CreateUploadResponse> {
+  return assertStatus(
+    await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
+    201,
+    what,
+  ).body;
+}
+
 /** upload-url → PUT → upload-complete; the file as the API lists it. */
 export async function uploadFile(
   account: TestAccount,
@@ -94,12 +107,8 @@ export async function uploadFile(
   options: UploadOptions = {},
 ): Promise<{ sealed: SealedFile; file: FileDto }> {
   const sealed = await sealFile(account, plaintext, meta, storageType);
-  const started = assertStatus(
-    await account.client.post<CreateUploadResponse>('/api/files/upload-url', sealed.body),
-    201,
-    'upload-url',
-  );
-  const put = await putBytes(started.body.uploadUrl, sealed.ciphertext);
+  const started = await requestUpload(account, sealed);
+  const put = await putBytes(started.uploadUrl, sealed.ciphertext);
   if (put.status >= 300) throw new Error(`PUT ${put.status}: ${await put.text()}`);
   const done = assertStatus(
     await account.client.post<FileResponse>('/api/files/upload-complete', {

@@ -2,9 +2,11 @@
  * Reads the services' logs that the harness collects in VAULT_E2E_LOG_DIR (one file per service: their
  * stdout and stderr), and searches them for secrets.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sleep } from './env';
+import { ApiClient } from './http';
 
 export interface LogFile {
   /** Path relative to the log folder, e.g. `auth.log`. */
@@ -98,4 +100,21 @@ export async function waitForLogText(dir: string, text: string, timeoutMs = 15_0
     if (Date.now() >= until) return false;
     await sleep(200);
   }
+}
+
+/**
+ * Every log file once the services have written out what they logged so far: the gateway is sent a
+ * request (from a client named `clientName`) whose id it logs, that id is waited for in the folder
+ * (`barrierSeen`: it showed in time; once it does, the log holds everything before it), then the
+ * folder for settleLogs.
+ */
+export async function logsAfterBarrier(
+  dir: string,
+  clientName: string,
+): Promise<{ barrierSeen: boolean; logs: LogFile[] }> {
+  const barrier = `e2e-barrier-${randomBytes(8).toString('hex')}`;
+  await new ApiClient(clientName).get('/api/health', { headers: { 'x-request-id': barrier } });
+  const barrierSeen = await waitForLogText(dir, barrier);
+  await settleLogs(dir);
+  return { barrierSeen, logs: readLogs(dir) };
 }

@@ -10,20 +10,12 @@
 import { utf8ToBytes } from './encoding';
 import { AAD } from './aad';
 import { decodeTags, decodeText, encodeTags } from './json-field';
-import { importAesGcmKey, randomBytes, resolveAesKey } from './primitives';
 import type { AesKeyInput } from './primitives';
-import { open, openAesKey, openRawKey, requireSealed, seal } from './seal';
+import { open, openAesKey, requireSealed, seal } from './seal';
+import { optionalIv, resealItemKey, sealNewItemKey } from './item-key';
 import { requireItemId } from './ids';
 import type { ItemId, Sealed } from './types';
-import {
-  IV_BYTES,
-  KEY_BYTES,
-  requireBytes,
-  requireObject,
-  requireString,
-  requireStringArray,
-  wipe,
-} from './validate';
+import { requireObject, requireString, requireStringArray } from './validate';
 
 export interface FileMetadataPlaintext {
   name: string;
@@ -70,10 +62,6 @@ function checkPlaintext(p: unknown): FileMetadataPlaintext {
   };
 }
 
-function optIv(iv: unknown, what: string): Uint8Array | undefined {
-  return iv === undefined ? undefined : requireBytes(iv, what, IV_BYTES);
-}
-
 async function sealFields(
   fileKey: CryptoKey,
   fileId: ItemId,
@@ -85,19 +73,19 @@ async function sealFields(
       fileKey,
       utf8ToBytes(p.name, 'file name'),
       AAD.fileField(fileId, 'name'),
-      optIv(ivs.name, 'name iv'),
+      optionalIv(ivs.name, 'name iv'),
     ),
     encryptedMimeType: await seal(
       fileKey,
       utf8ToBytes(p.mimeType, 'file MIME type'),
       AAD.fileField(fileId, 'mime'),
-      optIv(ivs.mime, 'mime iv'),
+      optionalIv(ivs.mime, 'mime iv'),
     ),
     encryptedTags: await seal(
       fileKey,
       encodeTags(p.tags, 'file tags'),
       AAD.fileField(fileId, 'tags'),
-      optIv(ivs.tags, 'tags iv'),
+      optionalIv(ivs.tags, 'tags iv'),
     ),
   };
 }
@@ -111,19 +99,15 @@ export async function encryptFileMetadata(
 ): Promise<EncryptedFileMetadata & { fileKey: CryptoKey }> {
   const id = requireItemId(fileId, 'file id');
   const p = checkPlaintext(metadata);
-  const vk = await resolveAesKey(vaultKey, 'encrypt', 'vault key');
-  const raw =
-    opts.fileKey === undefined
-      ? randomBytes(KEY_BYTES)
-      : new Uint8Array(requireBytes(opts.fileKey, 'file key', KEY_BYTES));
-  try {
-    const wrappedKey = await seal(vk, raw, AAD.fileKey(id), optIv(opts.ivs?.key, 'file key iv'));
-    const fileKey = await importAesGcmKey(raw, ['encrypt', 'decrypt'], 'file key');
-    const fields = await sealFields(fileKey, id, p, opts.ivs);
-    return { fileKey, wrappedKey, ...fields };
-  } finally {
-    wipe(raw);
-  }
+  const { key: fileKey, wrapped: wrappedKey } = await sealNewItemKey(
+    vaultKey,
+    AAD.fileKey(id),
+    'file key',
+    opts.fileKey,
+    opts.ivs?.key,
+  );
+  const fields = await sealFields(fileKey, id, p, opts.ivs);
+  return { fileKey, wrappedKey, ...fields };
 }
 
 /** The file key as a non-extractable CryptoKey. DECRYPT_FAILED if wrappedKey belongs to another file or key. */
@@ -189,10 +173,5 @@ export async function rewrapFileKey(
   iv?: Uint8Array,
 ): Promise<Sealed> {
   const id = requireItemId(fileId, 'file id');
-  const raw = await openRawKey(oldVaultKey, wrappedKey, AAD.fileKey(id));
-  try {
-    return await seal(newVaultKey, raw, AAD.fileKey(id), iv);
-  } finally {
-    wipe(raw);
-  }
+  return resealItemKey(oldVaultKey, newVaultKey, wrappedKey, AAD.fileKey(id), iv);
 }

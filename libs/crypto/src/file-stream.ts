@@ -14,7 +14,7 @@
  * because their index, "last" marker or file id is in the AAD.
  */
 import { VaultCryptoError, badFormat, badInput } from './errors';
-import { isBytes, utf8ToBytes } from './encoding';
+import { concatBytes, isBytes, utf8ToBytes } from './encoding';
 import { AAD } from './aad';
 import { aesGcmDecrypt, aesGcmEncrypt, isAesGcmKey, resolveAesKey } from './primitives';
 import type { AesKeyInput } from './primitives';
@@ -298,13 +298,11 @@ async function runThrough(
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
   const parts: Uint8Array[] = [];
-  let total = 0;
   const reading = (async () => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       parts.push(value);
-      total += value.length;
     }
   })();
   const writing = (async () => {
@@ -315,13 +313,7 @@ async function runThrough(
   const [w, r] = await Promise.allSettled([writing, reading]);
   if (r.status === 'rejected') throw r.reason;
   if (w.status === 'rejected') throw w.reason;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Whole-buffer convenience for small files, built on createEncryptStream. */

@@ -10,6 +10,7 @@ export {
   base32Encode,
   bytesToHex,
   bytesToUtf8,
+  concatBytes,
   hexToBytes,
   isHex,
   utf8ToBytes,

@@ -12,20 +12,12 @@ import { badFormat } from './errors';
 import { utf8ToBytes } from './encoding';
 import { AAD } from './aad';
 import { decodeTags, decodeText, encodeTags } from './json-field';
-import { importAesGcmKey, randomBytes, resolveAesKey } from './primitives';
 import type { AesKeyInput } from './primitives';
-import { open, openAesKey, openRawKey, requireSealed, seal } from './seal';
+import { open, openAesKey, requireSealed, seal } from './seal';
+import { optionalIv, resealItemKey, sealNewItemKey } from './item-key';
 import { requireItemId } from './ids';
 import type { ItemId, Sealed } from './types';
-import {
-  IV_BYTES,
-  KEY_BYTES,
-  requireBytes,
-  requireObject,
-  requireString,
-  requireStringArray,
-  wipe,
-} from './validate';
+import { requireObject, requireString, requireStringArray } from './validate';
 
 export interface NotePlaintext {
   title: string;
@@ -74,28 +66,24 @@ function checkPlaintext(p: unknown): NotePlaintext {
   };
 }
 
-function optIv(iv: unknown, what: string): Uint8Array | undefined {
-  return iv === undefined ? undefined : requireBytes(iv, what, IV_BYTES);
-}
-
 async function sealFields(dek: CryptoKey, noteId: ItemId, p: NotePlaintext, ivs: NoteFieldIvs = {}) {
   const title = await seal(
     dek,
     utf8ToBytes(p.title, 'note title'),
     AAD.noteField(noteId, 'title'),
-    optIv(ivs.title, 'title iv'),
+    optionalIv(ivs.title, 'title iv'),
   );
   const content = await seal(
     dek,
     utf8ToBytes(p.content, 'note content'),
     AAD.noteField(noteId, 'content'),
-    optIv(ivs.content, 'content iv'),
+    optionalIv(ivs.content, 'content iv'),
   );
   const tags = await seal(
     dek,
     encodeTags(p.tags, 'note tags'),
     AAD.noteField(noteId, 'tags'),
-    optIv(ivs.tags, 'tags iv'),
+    optionalIv(ivs.tags, 'tags iv'),
   );
   return { title, content, tags: [tags] as [Sealed] };
 }
@@ -109,19 +97,15 @@ export async function encryptNote(
 ): Promise<EncryptedNote> {
   const id = requireItemId(noteId, 'note id');
   const p = checkPlaintext(plaintext);
-  const vk = await resolveAesKey(vaultKey, 'encrypt', 'vault key');
-  const dekRaw =
-    opts.dek === undefined
-      ? randomBytes(KEY_BYTES)
-      : new Uint8Array(requireBytes(opts.dek, 'dek', KEY_BYTES));
-  try {
-    const wrappedDEK = await seal(vk, dekRaw, AAD.noteKey(id), optIv(opts.ivs?.dek, 'dek iv'));
-    const dek = await importAesGcmKey(dekRaw, ['encrypt', 'decrypt'], 'dek');
-    const fields = await sealFields(dek, id, p, opts.ivs);
-    return { id, wrappedDEK, ...fields, isEncrypted: true };
-  } finally {
-    wipe(dekRaw);
-  }
+  const { key: dek, wrapped: wrappedDEK } = await sealNewItemKey(
+    vaultKey,
+    AAD.noteKey(id),
+    'dek',
+    opts.dek,
+    opts.ivs?.dek,
+  );
+  const fields = await sealFields(dek, id, p, opts.ivs);
+  return { id, wrappedDEK, ...fields, isEncrypted: true };
 }
 
 function checkEncryptedNote(note: unknown): EncryptedNote {
@@ -185,10 +169,5 @@ export async function rewrapNoteKey(
   iv?: Uint8Array,
 ): Promise<Sealed> {
   const id = requireItemId(noteId, 'note id');
-  const raw = await openRawKey(oldVaultKey, wrappedDEK, AAD.noteKey(id));
-  try {
-    return await seal(newVaultKey, raw, AAD.noteKey(id), iv);
-  } finally {
-    wipe(raw);
-  }
+  return resealItemKey(oldVaultKey, newVaultKey, wrappedDEK, AAD.noteKey(id), iv);
 }

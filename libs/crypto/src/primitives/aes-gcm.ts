@@ -38,6 +38,11 @@ export async function resolveAesKey(key: unknown, usage: AesUsage, what = 'key')
   return key;
 }
 
+/** WebCrypto's AES-GCM parameters: the IV, the AAD and the 128-bit tag. */
+function gcmParams(iv: Uint8Array, aad: Uint8Array): AesGcmParams {
+  return { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 };
+}
+
 /** Returns ciphertext || 16-byte tag. */
 export async function aesGcmEncrypt(
   key: CryptoKey,
@@ -47,11 +52,7 @@ export async function aesGcmEncrypt(
 ): Promise<Uint8Array<ArrayBuffer>> {
   requireBytes(iv, 'iv', IV_BYTES);
   try {
-    const ct = await subtle().encrypt(
-      { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 },
-      key,
-      ownBytes(plaintext),
-    );
+    const ct = await subtle().encrypt(gcmParams(iv, aad), key, ownBytes(plaintext));
     return new Uint8Array(ct);
   } catch (e) {
     throw badInput(`AES-GCM encryption refused by WebCrypto (${errorName(e)})`, e);
@@ -74,11 +75,7 @@ export async function aesGcmDecrypt(
     throw new VaultCryptoError('BAD_FORMAT', `${context}: ciphertext is shorter than the 16-byte tag`);
   }
   try {
-    const pt = await subtle().decrypt(
-      { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 },
-      key,
-      ownBytes(ciphertextAndTag),
-    );
+    const pt = await subtle().decrypt(gcmParams(iv, aad), key, ownBytes(ciphertextAndTag));
     return new Uint8Array(pt);
   } catch (e) {
     if (errorName(e) === 'OperationError') {

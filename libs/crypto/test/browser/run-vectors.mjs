@@ -4,16 +4,15 @@
 //   node libs/crypto/test/browser/run-vectors.mjs
 //
 // Bundles vectors.entry.ts with esbuild (IIFE, platform browser), serves it from a throwaway http server on
-// 127.0.0.1 (a secure context, so WebCrypto is there), drives /usr/bin/chromium with playwright-core, prints
+// 127.0.0.1 (a secure context, so WebCrypto is there), drives Chromium (scripts/lib/chromium.mjs) with playwright-core, prints
 // one line per check and a closing "N passed, N failed" line. Exits non-zero on any failure, on a missing
 // Chromium, or when the overall timeout hits; always closes the browser and the server.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../../../../scripts/lib/chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OVERALL_TIMEOUT_MS = 180_000;
 const entry = fileURLToPath(new URL('./vectors.entry.ts', import.meta.url));
 
@@ -78,26 +77,14 @@ function serve(js) {
 }
 
 async function main() {
-  if (!existsSync(CHROMIUM)) {
-    console.error(`Chromium not found at ${CHROMIUM}; run scripts/ensure-tools.sh`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    console.error(`Chromium not found at ${CHROMIUM_PATH}; run scripts/ensure-tools.sh`);
     return 1;
   }
   const js = await bundle();
   server = await serve(js);
   const { port } = server.address();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const page = await browser.newPage();
   const pageErrors = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));

@@ -1,4 +1,5 @@
 /** Test helpers for Web Streams (no Node built-ins: these run anywhere). */
+import { concatBytes } from '../../src/encoding';
 
 /** A readable stream that yields the given pieces in order. */
 export function streamOf(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
@@ -21,17 +22,6 @@ export function cut(data: Uint8Array, sizes: readonly number[]): Uint8Array[] {
     const n = Math.max(1, sizes.length === 0 ? data.length : (sizes[k++ % sizes.length] ?? 1));
     out.push(data.slice(off, off + n));
     off += n;
-  }
-  return out;
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const total = parts.reduce((s, p) => s + p.length, 0);
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
   }
   return out;
 }
@@ -60,7 +50,7 @@ export async function pipeAll(
 ): Promise<Uint8Array> {
   const res = await readAll(streamOf(pieces).pipeThrough(transform));
   if (!res.closed) throw res.error;
-  return concat(res.pieces);
+  return concatBytes(res.pieces);
 }
 
 /** Small deterministic PRNG (mulberry32) for test data. */
