@@ -100,7 +100,8 @@ describe('JobQueues (BullMQ on real Redis)', () => {
     await queue.add('echo', { id: 'flaky', failures: 99 });
     const failed = await until(async () => {
       const job = await queue.getJob('echo-flaky');
-      return (await job?.isFailed()) ? job : undefined;
+      // Read it again once failed: the copy read before the last attempt ended is stale.
+      return (await job?.isFailed()) ? queue.getJob('echo-flaky') : undefined;
     }, 'the job to fail for good');
     expect(failed?.attemptsMade).toBe(3);
     expect(failed?.failedReason).toBe('failure 3 of flaky');
