@@ -4,6 +4,7 @@ export * from './common/formats';
 export * from './common/kdf';
 export * from './common/validation';
 export * from './auth/user.schema';
+export * from './auth/permissions';
 export * from './auth/auth-bodies.schema';
 export * from './auth/tokens';
 export * from './auth/account-purge.schema';

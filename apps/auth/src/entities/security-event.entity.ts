@@ -29,6 +29,8 @@ export const SECURITY_EVENT_TYPES = [
   'security_questions_set',
   'password_reset',
   'legacy_key_deleted',
+  // The role commands (cli/account-role.ts): `from`, `to`, `by`, and an admin's `permissions`.
+  'role_changed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 
