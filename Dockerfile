@@ -21,6 +21,7 @@ COPY apps/auth/package.json apps/auth/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/notes/package.json apps/notes/
 COPY apps/files/package.json apps/files/
+COPY apps/admin/package.json apps/admin/
 COPY apps/scan-worker/package.json apps/scan-worker/
 COPY apps/web/package.json apps/web/
 COPY apps/e2e/package.json apps/e2e/
@@ -44,7 +45,7 @@ RUN npm prune --omit=dev --no-audit --no-fund
 # `@vault/server-kit/testing`) build into libs/*/testing/dist, which is not copied.
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG SERVICE
-RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|files|scan-worker|gateway>" && exit 1)
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|files|admin|scan-worker|gateway>" && exit 1)
 ENV NODE_ENV=production \
     SERVICE=${SERVICE}
 WORKDIR /app

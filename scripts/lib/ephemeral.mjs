@@ -66,6 +66,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   const notesPort = await freePort();
   const filesPort = await freePort();
   const filesHttpPort = await freePort();
+  const adminPort = await freePort();
   const baseDb = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault';
   const dbUrl = new URL(baseDb);
   dbUrl.pathname = `/vault_${id}`;
@@ -78,6 +79,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
     NOTES_RPC_PORT: String(notesPort),
     FILES_RPC_PORT: String(filesPort),
     FILES_HTTP_PORT: String(filesHttpPort),
+    ADMIN_RPC_PORT: String(adminPort),
     STORAGE_LOCAL_ROOT: join(dataDir, `files-${id}`),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',

@@ -13,6 +13,7 @@ export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
   { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
   { name: 'files', main: 'apps/files/dist/main.js', migrate: 'apps/files/dist/migrate.js' },
+  { name: 'admin', main: 'apps/admin/dist/main.js', migrate: 'apps/admin/dist/migrate.js' },
   { name: 'scan', main: 'apps/scan-worker/dist/main.js' },
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
 ];
@@ -68,6 +69,8 @@ export function localEnv(overrides = {}) {
     FILES_RPC_PORT: '4003',
     FILES_HTTP_HOST: '127.0.0.1',
     FILES_HTTP_PORT: '4013',
+    ADMIN_RPC_HOST: '127.0.0.1',
+    ADMIN_RPC_PORT: '4004',
     // Encrypted file objects of the local driver (ciphertext only).
     STORAGE_LOCAL_ROOT: join(dataDir, 'files'),
     LOG_LEVEL: 'info',

@@ -12,7 +12,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
 import { FilesBlobProxy } from './proxy/files-blob.proxy';
-import { AUTH_RPC, FILES_RPC, NOTES_RPC, RpcClient } from './proxy/rpc.client';
+import { ADMIN_RPC, AUTH_RPC, FILES_RPC, NOTES_RPC, RpcClient } from './proxy/rpc.client';
 import { REDIS } from './redis/redis.token';
 import { GATEWAY_CONTROLLERS } from './routes/controllers';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
@@ -80,6 +80,18 @@ export class AppModule {
                 natsUrl: config.rpc.natsUrl,
                 host: config.files.host,
                 port: config.files.port,
+              }),
+            ),
+        },
+        {
+          provide: ADMIN_RPC,
+          useFactory: () =>
+            ClientProxyFactory.create(
+              rpcClientOptions('admin', {
+                transport: config.rpc.transport,
+                natsUrl: config.rpc.natsUrl,
+                host: config.admin.host,
+                port: config.admin.port,
               }),
             ),
         },

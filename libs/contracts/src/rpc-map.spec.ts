@@ -1,4 +1,4 @@
-import { AUTH_PATTERNS, FILES_PATTERNS, NOTES_PATTERNS } from './rpc';
+import { ADMIN_PATTERNS, AUTH_PATTERNS, FILES_PATTERNS, NOTES_PATTERNS } from './rpc';
 import { RPC } from './rpc-map';
 
 describe('RPC map', () => {
@@ -6,6 +6,7 @@ describe('RPC map', () => {
     ...Object.values(AUTH_PATTERNS),
     ...Object.values(NOTES_PATTERNS),
     ...Object.values(FILES_PATTERNS),
+    ...Object.values(ADMIN_PATTERNS),
   ];
 
   it('has one entry per message pattern, and no other', () => {
@@ -17,6 +18,7 @@ describe('RPC map', () => {
     for (const pattern of Object.values(AUTH_PATTERNS)) expect(pattern.startsWith('auth.')).toBe(true);
     for (const pattern of Object.values(NOTES_PATTERNS)) expect(pattern.startsWith('notes.')).toBe(true);
     for (const pattern of Object.values(FILES_PATTERNS)) expect(pattern.startsWith('files.')).toBe(true);
+    for (const pattern of Object.values(ADMIN_PATTERNS)) expect(pattern.startsWith('admin.')).toBe(true);
   });
 
   it('gives every request a zod schema or null (no body)', () => {

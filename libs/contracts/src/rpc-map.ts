@@ -80,7 +80,15 @@ import {
   noteListResponseSchema,
   noteResponseSchema,
 } from './notes/note.schema';
-import type { AuthPattern, FilesPattern, HealthReply, NotesPattern, RefreshGrant, WithRefresh } from './rpc';
+import type {
+  AdminPattern,
+  AuthPattern,
+  FilesPattern,
+  HealthReply,
+  NotesPattern,
+  RefreshGrant,
+  WithRefresh,
+} from './rpc';
 
 /** The body of `files.download-url`: which file, and whether the URL is for a download or a preview. */
 export const fileUrlRequestSchema = z.strictObject({
@@ -223,7 +231,9 @@ export const RPC = {
   'files.metadata': { request: fileIdParamSchema, reply: fileEncryptionMetadataSchema },
   'files.thumbnail': { request: fileIdParamSchema, reply: thumbnailResponseSchema },
   'files.purge-owner': { request: null, reply: purgeOwnerReplySchema },
-} as const satisfies Record<AuthPattern | NotesPattern | FilesPattern, RpcEntry>;
+
+  'admin.health': { request: null, reply: healthReplySchema },
+} as const satisfies Record<AuthPattern | NotesPattern | FilesPattern | AdminPattern, RpcEntry>;
 
 export type RpcPattern = keyof typeof RPC;
 /** The service a pattern goes to: its prefix. */

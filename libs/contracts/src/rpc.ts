@@ -93,6 +93,12 @@ export const FILES_PATTERNS = {
 } as const;
 export type FilesPattern = (typeof FILES_PATTERNS)[keyof typeof FILES_PATTERNS];
 
+/** The admin service (apps/admin): the console's calls come in the next increments of issue 14. */
+export const ADMIN_PATTERNS = {
+  health: 'admin.health',
+} as const;
+export type AdminPattern = (typeof ADMIN_PATTERNS)[keyof typeof ADMIN_PATTERNS];
+
 /** Who is calling, as the gateway established it. Never carries a body or a secret. */
 export interface RpcAuth {
   userId: string;

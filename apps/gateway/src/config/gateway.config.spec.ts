@@ -12,6 +12,7 @@ describe('loadGatewayConfig', () => {
       auth: { host: '127.0.0.1', port: 4001 },
       notes: { host: '127.0.0.1', port: 4002 },
       files: { host: '127.0.0.1', port: 4003, httpUrl: 'http://127.0.0.1:4013' },
+      admin: { host: '127.0.0.1', port: 4004 },
       storageOrigins: {},
       serveStatic: true,
       trustProxy: false,

@@ -103,6 +103,8 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   NOTES_RPC_PORT: int(DEFAULT_RPC_PORTS.notes, 1, 65535),
   FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
   FILES_RPC_PORT: int(DEFAULT_RPC_PORTS.files, 1, 65535),
+  ADMIN_RPC_HOST: z.string().min(1).default('127.0.0.1'),
+  ADMIN_RPC_PORT: int(DEFAULT_RPC_PORTS.admin, 1, 65535),
   FILES_HTTP_URL: originOf(true).transform((v) => v ?? 'http://127.0.0.1:4013'),
   S3_PUBLIC_ENDPOINT: originOf(false),
   CLOUDINARY_UPLOAD_ORIGIN: originOf(false),
@@ -135,6 +137,7 @@ export interface GatewayConfig {
   rpc: { transport: 'tcp' | 'nats'; natsUrl: string; timeoutMs: number };
   auth: { host: string; port: number };
   notes: { host: string; port: number };
+  admin: { host: string; port: number };
   /** The files service: its RPC address, and its HTTP listener (blob route) as an origin. */
   files: { host: string; port: number; httpUrl: string };
   /**
@@ -215,6 +218,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     auth: { host: e.AUTH_RPC_HOST, port: e.AUTH_RPC_PORT },
     notes: { host: e.NOTES_RPC_HOST, port: e.NOTES_RPC_PORT },
     files: { host: e.FILES_RPC_HOST, port: e.FILES_RPC_PORT, httpUrl: e.FILES_HTTP_URL },
+    admin: { host: e.ADMIN_RPC_HOST, port: e.ADMIN_RPC_PORT },
     storageOrigins: {
       ...(e.S3_PUBLIC_ENDPOINT ? { s3: e.S3_PUBLIC_ENDPOINT } : {}),
       ...(e.CLOUDINARY_UPLOAD_ORIGIN ? { cloudinaryUpload: e.CLOUDINARY_UPLOAD_ORIGIN } : {}),

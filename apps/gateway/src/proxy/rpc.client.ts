@@ -7,6 +7,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 export const AUTH_RPC = Symbol('AUTH_RPC');
 export const NOTES_RPC = Symbol('NOTES_RPC');
 export const FILES_RPC = Symbol('FILES_RPC');
+export const ADMIN_RPC = Symbol('ADMIN_RPC');
 
 /**
  * The services as the gateway sees them: one typed call per message pattern of the contracts'
@@ -23,9 +24,10 @@ export class RpcClient implements OnApplicationShutdown {
     @Inject(AUTH_RPC) auth: ClientProxy,
     @Inject(NOTES_RPC) notes: ClientProxy,
     @Inject(FILES_RPC) files: ClientProxy,
+    @Inject(ADMIN_RPC) admin: ClientProxy,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
-    this.clients = { auth, notes, files };
+    this.clients = { auth, notes, files, admin };
   }
 
   call<P extends RpcPattern>(

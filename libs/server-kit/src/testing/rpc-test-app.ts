@@ -80,7 +80,7 @@ export interface RpcTestApp<C, S> {
 }
 
 export interface RpcTestAppOptions<C, S> {
-  service: 'auth' | 'notes' | 'files';
+  service: 'auth' | 'notes' | 'files' | 'admin';
   /** Part of the test database's name and Redis prefix. */
   label: string;
   /** The service's own variables, besides the database, Redis and its RPC listener. */

@@ -71,6 +71,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
     AUTH_RPC_PORT: String(options.authPort ?? (await freePort())),
     NOTES_RPC_PORT: String(options.notesPort ?? (await freePort())),
     FILES_RPC_PORT: String(options.filesPort ?? (await freePort())),
+    ADMIN_RPC_PORT: String(await freePort()),
     FILES_HTTP_URL: options.filesHttpUrl ?? `http://127.0.0.1:${await freePort()}`,
     RPC_TIMEOUT_MS: '3000',
     ...options.env,

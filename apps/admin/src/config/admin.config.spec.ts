@@ -1,0 +1,58 @@
+import { configError } from '@vault/server-kit/testing';
+import { loadDatabaseConfig } from '@vault/server-kit';
+import { describeConfig, loadAdminConfig } from './admin.config';
+
+const errorOf = (env: Record<string, string | undefined>): string => configError(loadAdminConfig, env);
+
+describe('admin configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadAdminConfig({});
+    expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/vault', poolSize: 10 });
+    expect(config.rpc).toEqual({
+      transport: 'tcp',
+      natsUrl: 'nats://127.0.0.1:4222',
+      host: '127.0.0.1',
+      port: 4004,
+    });
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'vault:' });
+    expect(config.health).toEqual({ host: '0.0.0.0', port: undefined });
+  });
+
+  it('reads the RPC listener, the transport and the probe port', () => {
+    const config = loadAdminConfig({
+      ADMIN_RPC_HOST: '0.0.0.0',
+      ADMIN_RPC_PORT: '5004',
+      RPC_TRANSPORT: 'nats',
+      NATS_URL: 'nats://nats:4222',
+      HEALTH_PORT: '9090',
+    });
+    expect(config.rpc).toEqual({
+      transport: 'nats',
+      natsUrl: 'nats://nats:4222',
+      host: '0.0.0.0',
+      port: 5004,
+    });
+    expect(config.health.port).toBe(9090);
+  });
+
+  it('lists every bad variable at once', () => {
+    const message = errorOf({ ADMIN_RPC_PORT: '70000', DATABASE_URL: 'mysql://x', RPC_TRANSPORT: 'udp' });
+    expect(message).toContain('Invalid configuration');
+    expect(message).toContain('ADMIN_RPC_PORT');
+    expect(message).toContain('DATABASE_URL: must be a postgres:// URL');
+    expect(message).toContain('RPC_TRANSPORT');
+  });
+
+  it('masks the database password in the boot log', () => {
+    const config = loadAdminConfig({ DATABASE_URL: 'postgres://vault:hunter2@db:5432/vault' });
+    expect(JSON.stringify(describeConfig(config))).not.toContain('hunter2');
+    expect(describeConfig(config).DATABASE_URL).toBe('postgres://vault:***@db:5432/vault');
+  });
+
+  it('needs only the database for migrations', () => {
+    expect(loadDatabaseConfig({ DATABASE_URL: 'postgres://db/vault', DB_POOL_SIZE: '3' })).toEqual({
+      url: 'postgres://db/vault',
+      poolSize: 3,
+    });
+  });
+});
