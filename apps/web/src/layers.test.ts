@@ -166,6 +166,17 @@ describe('the tree', () => {
     expect(crossings).toEqual([]);
   });
 
+  it('keeps @vault/crypto out of the page: only the Workers, tests and test harnesses import its values', () => {
+    // On the page it would pull the whole library and hash-wasm (about 270 kB) into the main bundle.
+    const onPage = sourceFiles(src).filter(
+      (file) => !/(^|\/)(workers|testing)\//.test(relative(src, file)) && !/\.test\.tsx?$/.test(file),
+    );
+    const valueImport = /^\s*(import|export)\s+(?!type\b)[^;]*?from\s*['"]@vault\/crypto['"]/m;
+    expect(
+      onPage.filter((file) => valueImport.test(readFileSync(file, 'utf8'))).map((f) => relative(src, f)),
+    ).toEqual([]);
+  });
+
   it('names no folder inside a feature after another feature or the app (the lint matches names)', () => {
     const clashes = sourceFiles(featuresDir)
       .map((file) => relative(featuresDir, file).split(sep))

@@ -1,4 +1,3 @@
-import { concatBytes } from '@vault/crypto';
 import { hasPdfHeader } from './pdf-header';
 
 /**
@@ -67,7 +66,7 @@ export function pdfTitleUpdate(bytes: Uint8Array, title: string): Uint8Array<Arr
     `${xrefObj} 0 obj\n<< /Type /XRef /Size ${xrefObj + 1} ${trailerKeys} /Index [${info} 2] ` +
     `/W [1 4 2] /Length ${entries.length} >>\nstream\n`;
   const end = `\nendstream\nendobj\nstartxref\n${sectionOffset}\n%%EOF\n`;
-  return concatBytes([fromLatin1(infoObj + head), entries, fromLatin1(end)]);
+  return concat(fromLatin1(infoObj + head), entries, fromLatin1(end));
 }
 
 /** A PDF text string of any Unicode text: UTF-16BE with its byte order mark, as a hex string. */
@@ -111,4 +110,16 @@ function latin1(bytes: Uint8Array): string {
 
 function fromLatin1(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+}
+
+// Not @vault/crypto's concatBytes: importing that library on the page would pull it (and hash-wasm,
+// about 270 kB) into the main bundle; the crypto runs in the Workers.
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
