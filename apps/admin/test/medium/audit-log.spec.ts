@@ -25,6 +25,12 @@ describe(AuditLogRepository.name, () => {
     for (let i = 0; i < n; i += 1) await log().append(auditEntry({ details: { seq: i } }));
   }
 
+  /** Verify finds the chain broken at entry `id` (of `kind`, saying `message`) after `entries` good ones. */
+  async function expectBroken(entries: number, id: string, kind: string, message?: string): Promise<void> {
+    const broken = message === undefined ? { id, kind } : { id, kind, message };
+    expect(await log().verify()).toMatchObject({ ok: false, entries, broken });
+  }
+
   const command = async (): Promise<{ code: number; out: string[]; err: string[] }> => {
     const out: string[] = [];
     const err: string[] = [];
@@ -128,26 +134,14 @@ describe(AuditLogRepository.name, () => {
       broken: { id: '6', kind: 'gap', message: 'entry 6: entry 5 is missing (deleted)' },
     });
     await tamper(t.pg, 'DELETE FROM admin.audit_log WHERE id IN (1, 2)');
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 0,
-      broken: { id: '3', kind: 'gap', message: 'entry 3: entries 1..2 are missing (deleted)' },
-    });
+    await expectBroken(0, '3', 'gap', 'entry 3: entries 1..2 are missing (deleted)');
   });
 
   it('finds rows deleted and renumbered to hide the gap (prev_hash)', async () => {
     await freshLog(8);
     await tamper(t.pg, 'DELETE FROM admin.audit_log WHERE id = 4');
     await tamper(t.pg, 'UPDATE admin.audit_log SET id = id - 1 WHERE id > 4');
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 3,
-      broken: {
-        id: '4',
-        kind: 'prev_hash',
-        message: 'entry 4: prev_hash does not match the hash of entry 3',
-      },
-    });
+    await expectBroken(3, '4', 'prev_hash', 'entry 4: prev_hash does not match the hash of entry 3');
   });
 
   it('finds two entries swapped', async () => {
@@ -155,27 +149,15 @@ describe(AuditLogRepository.name, () => {
     await tamper(t.pg, 'UPDATE admin.audit_log SET id = 100 WHERE id = 3');
     await tamper(t.pg, 'UPDATE admin.audit_log SET id = 3 WHERE id = 4');
     await tamper(t.pg, 'UPDATE admin.audit_log SET id = 4 WHERE id = 100');
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 2,
-      broken: { id: '3', kind: 'prev_hash' },
-    });
+    await expectBroken(2, '3', 'prev_hash');
   });
 
   it('finds a forged prev_hash, on the first entry too', async () => {
     await freshLog(6);
     await tamper(t.pg, `UPDATE admin.audit_log SET prev_hash = repeat('a', 64) WHERE id = 5`);
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 4,
-      broken: { id: '5', kind: 'prev_hash' },
-    });
+    await expectBroken(4, '5', 'prev_hash');
     await tamper(t.pg, `UPDATE admin.audit_log SET prev_hash = repeat('b', 64) WHERE id = 1`);
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 0,
-      broken: { id: '1', kind: 'prev_hash', message: 'entry 1: prev_hash is not the first entry’s 64 zeros' },
-    });
+    await expectBroken(0, '1', 'prev_hash', 'entry 1: prev_hash is not the first entry’s 64 zeros');
   });
 
   it('finds an entry rewritten with a correct hash of its own, at the entry after it', async () => {
@@ -210,15 +192,7 @@ describe(AuditLogRepository.name, () => {
     // Entry 3 on its own now checks out; the chain does not.
     const alone = await t.pg.query<{ hash: string }>('SELECT hash FROM admin.audit_log WHERE id = 3');
     expect(alone.rows[0]?.hash).toBe(auditHash(fields));
-    expect(await log().verify()).toMatchObject({
-      ok: false,
-      entries: 3,
-      broken: {
-        id: '4',
-        kind: 'prev_hash',
-        message: 'entry 4: prev_hash does not match the hash of entry 3',
-      },
-    });
+    await expectBroken(3, '4', 'prev_hash', 'entry 4: prev_hash does not match the hash of entry 3');
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE while its triggers are on, the superuser’s included', async () => {

@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './common.schema';
+export * from './plain-rpc-service';

@@ -1,27 +1,30 @@
-import { configError } from '@vault/server-kit/testing';
-import { loadDatabaseConfig } from '@vault/server-kit';
-import { describeConfig, loadAdminConfig } from './admin.config';
+import { configError } from '../testing/config-error';
+import { loadDatabaseConfig } from './load-config';
+import { plainRpcServiceConfig } from './plain-rpc-service';
 
-const errorOf = (env: Record<string, string | undefined>): string => configError(loadAdminConfig, env);
+describe.each([
+  { service: 'notes' as const, prefix: 'NOTES', port: 4002 },
+  { service: 'admin' as const, prefix: 'ADMIN', port: 4004 },
+])('$service configuration', ({ service, prefix, port }) => {
+  const { load, describe: describeConfig } = plainRpcServiceConfig(service);
 
-describe('admin configuration', () => {
   it('applies the documented defaults', () => {
-    const config = loadAdminConfig({});
+    const config = load({});
     expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/vault', poolSize: 10 });
     expect(config.rpc).toEqual({
       transport: 'tcp',
       natsUrl: 'nats://127.0.0.1:4222',
       host: '127.0.0.1',
-      port: 4004,
+      port,
     });
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'vault:' });
     expect(config.health).toEqual({ host: '0.0.0.0', port: undefined });
   });
 
   it('reads the RPC listener, the transport and the probe port', () => {
-    const config = loadAdminConfig({
-      ADMIN_RPC_HOST: '0.0.0.0',
-      ADMIN_RPC_PORT: '5004',
+    const config = load({
+      [`${prefix}_RPC_HOST`]: '0.0.0.0',
+      [`${prefix}_RPC_PORT`]: '5002',
       RPC_TRANSPORT: 'nats',
       NATS_URL: 'nats://nats:4222',
       HEALTH_PORT: '9090',
@@ -30,21 +33,27 @@ describe('admin configuration', () => {
       transport: 'nats',
       natsUrl: 'nats://nats:4222',
       host: '0.0.0.0',
-      port: 5004,
+      port: 5002,
     });
     expect(config.health.port).toBe(9090);
   });
 
   it('lists every bad variable at once', () => {
-    const message = errorOf({ ADMIN_RPC_PORT: '70000', DATABASE_URL: 'mysql://x', RPC_TRANSPORT: 'udp' });
+    const message = configError(load, {
+      [`${prefix}_RPC_PORT`]: '70000',
+      [`${prefix}_RPC_HOST`]: '',
+      DATABASE_URL: 'mysql://x',
+      RPC_TRANSPORT: 'udp',
+    });
     expect(message).toContain('Invalid configuration');
-    expect(message).toContain('ADMIN_RPC_PORT');
+    expect(message).toContain(`${prefix}_RPC_PORT`);
+    expect(message).toContain(`${prefix}_RPC_HOST`);
     expect(message).toContain('DATABASE_URL: must be a postgres:// URL');
     expect(message).toContain('RPC_TRANSPORT');
   });
 
   it('masks the database password in the boot log', () => {
-    const config = loadAdminConfig({ DATABASE_URL: 'postgres://vault:hunter2@db:5432/vault' });
+    const config = load({ DATABASE_URL: 'postgres://vault:hunter2@db:5432/vault' });
     expect(JSON.stringify(describeConfig(config))).not.toContain('hunter2');
     expect(describeConfig(config).DATABASE_URL).toBe('postgres://vault:***@db:5432/vault');
   });
