@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { ensureScanner, localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
-import { ROOT, freePort, log } from './util.mjs';
+import { ROOT, freePort, log, reservePorts } from './util.mjs';
 
 async function dropDatabase(databaseUrl) {
   const { default: pg } = await import('pg');
@@ -61,12 +61,9 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   const id = `${label}_${randomBytes(4).toString('hex')}`;
   const dataDir = join(ROOT, '.data', label);
   const logDir = join(dataDir, `logs-${id}`);
-  const gatewayPort = await freePort();
-  const authPort = await freePort();
-  const notesPort = await freePort();
-  const filesPort = await freePort();
-  const filesHttpPort = await freePort();
-  const adminPort = await freePort();
+  // Held until the services start, so that the storage stand-ins and clamd cannot take one.
+  const reserved = await reservePorts(6);
+  const [gatewayPort, authPort, notesPort, filesPort, filesHttpPort, adminPort] = reserved.ports;
   const baseDb = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault';
   const dbUrl = new URL(baseDb);
   dbUrl.pathname = `/vault_${id}`;
@@ -92,6 +89,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   // and Cloudinary (a local server that checks the SDK's signatures). Built by prepare().
   const storage = await startStorageServers(env);
   const scanner = await ensureScanner(env, { dir: join(dataDir, `clamd-${id}`), port: await freePort() });
+  await reserved.release();
   const stack = startServices(env, { logDir, quiet: true });
   let crashed;
   stack.onCrash((name) => {

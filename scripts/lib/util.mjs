@@ -62,6 +62,29 @@ export function freePort(host = '127.0.0.1') {
 }
 
 /**
+ * `count` TCP ports on `host`, held open until `release()`: servers the stack starts meanwhile on
+ * port 0 (the storage stand-ins) cannot be given one of them, as they could with freePort().
+ */
+export async function reservePorts(count, host = '127.0.0.1') {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolvePromise, reject) => {
+          const server = createServer();
+          server.unref();
+          server.on('error', reject);
+          server.listen(0, host, () => resolvePromise(server));
+        }),
+    ),
+  );
+  return {
+    ports: servers.map((server) => server.address().port),
+    release: () => Promise.all(servers.map((server) => new Promise((done) => server.close(() => done())))),
+  };
+}
+
+/**
  * Installs dependencies when node_modules is missing or was installed from another lockfile
  * (tracked by the lockfile's hash, so clones and checkouts with fresh mtimes don't reinstall).
  */
