@@ -48,17 +48,11 @@ export function tcpOpen(host, port, timeoutMs = 1000) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A TCP port free on `host` right now (the OS picks it). */
-export function freePort(host = '127.0.0.1') {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address();
-      server.close(() => resolvePromise(port));
-    });
-  });
+/** A TCP port free on `host` right now (the OS picks it; nothing holds it afterwards). */
+export async function freePort(host = '127.0.0.1') {
+  const { ports, release } = await reservePorts(1, host);
+  await release();
+  return ports[0];
 }
 
 /**
