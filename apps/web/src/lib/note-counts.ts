@@ -1,5 +1,4 @@
 import { noteCountsResponseSchema, type NoteCountsResponse } from '@vault/contracts';
-import type { ApiClient } from './api-client';
 import { defineGetQuery } from './get-query';
 
 export type NoteCounts = NoteCountsResponse;
@@ -13,6 +12,5 @@ export type NoteCounts = NoteCountsResponse;
  */
 const noteCounts = defineGetQuery('/notes/counts', noteCountsResponseSchema, 'notes/counts');
 
-export const getNoteCounts: (api: ApiClient) => Promise<NoteCounts> = noteCounts.get;
 export const noteCountsQueryKey = noteCounts.queryKey;
 export const useNoteCounts = noteCounts.use;
