@@ -80,15 +80,7 @@ import {
   noteListResponseSchema,
   noteResponseSchema,
 } from './notes/note.schema';
-import type {
-  AdminPattern,
-  AuthPattern,
-  FilesPattern,
-  HealthReply,
-  NotesPattern,
-  RefreshGrant,
-  WithRefresh,
-} from './rpc';
+import type { AdminPattern, AuthPattern, FilesPattern, HealthReply, NotesPattern, RefreshGrant } from './rpc';
 
 /** The body of `files.download-url`: which file, and whether the URL is for a download or a preview. */
 export const fileUrlRequestSchema = z.strictObject({
@@ -112,9 +104,6 @@ function withRefresh<T extends z.ZodType>(body: T) {
 const loginReplySchema = withRefresh(z.union([authResponseSchema, requires2faResponseSchema]));
 const signupReplySchema = withRefresh(authResponseSchema);
 const refreshReplySchema = withRefresh(refreshResponseSchema);
-export type LoginReply = WithRefresh<z.output<typeof loginReplySchema>['body']>;
-export type SignupReply = WithRefresh<z.output<typeof signupReplySchema>['body']>;
-export type RefreshReply = WithRefresh<z.output<typeof refreshReplySchema>['body']>;
 
 const healthReplySchema: z.ZodType<HealthReply> = z.object({
   service: z.string(),

@@ -1,4 +1,5 @@
 import { RequestMethod, type Type } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import {
   HTTP_CODE_METADATA,
   METHOD_METADATA,
@@ -73,9 +74,8 @@ function fullPath(base: string, path: string, doc: ApiDoc | undefined): string {
     .replace(/\/\*$/, `/{${wildcard}}`);
 }
 
-function metadata<T>(key: string, handler: object, controller: Type): T | undefined {
-  return (Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller)) as T | undefined;
-}
+/** The guards' own lookup (handler, then controller), so the document says what they enforce. */
+const reflector = new Reflector();
 
 /** The routes of these controllers, in the order Nest registers them. */
 export function mappedRoutes(controllers: Type[]): MappedRoute[] {
@@ -95,8 +95,13 @@ export function mappedRoutes(controllers: Type[]): MappedRoute[] {
         method: RequestMethod[verb].toLowerCase() as HttpMethod,
         path: fullPath(base, path, doc),
         tag: base.split('/')[0] ?? base,
-        auth: metadata<AuthMode>(AUTH_MODE, handler, controller) ?? 'required',
-        rateLimit: metadata<RateLimitBucket>(RATE_LIMIT_BUCKET, handler, controller) ?? 'api',
+        auth:
+          reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, [handler, controller]) ?? 'required',
+        rateLimit:
+          reflector.getAllAndOverride<RateLimitBucket | undefined>(RATE_LIMIT_BUCKET, [
+            handler,
+            controller,
+          ]) ?? 'api',
         status:
           (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
           (verb === RequestMethod.POST ? 201 : 200),
