@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { SecurityEventEntity, type SecurityEventDetails } from '../entities/security-event.entity';
 import { UserEntity } from '../entities/user.entity';
+import { IDENTIFIER_COLUMN } from '../repositories/users.repository';
 import { toIdentifierLookup } from '../services/identifier';
 
 /**
@@ -31,10 +32,8 @@ export type RoleChangeResult =
   /** The account already had that role (and permissions): nothing written. */
   | { outcome: 'unchanged'; user: AccountNames; role: Role }
   | { outcome: 'not_found' }
-  /** A phone-shaped identifier: several accounts may share a number, so the commands refuse it. */
+  /** A phone-shaped identifier: the commands name an account by username or e-mail only. */
   | { outcome: 'phone_refused' };
-
-const ACCOUNT_COLUMN = { username: 'username_lower', email: 'email' } as const;
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((x) => b.includes(x));
@@ -52,7 +51,7 @@ export async function setAccountRole(
 ): Promise<RoleChangeResult> {
   const lookup = toIdentifierLookup(identifier);
   if (lookup.kind === 'phone') return { outcome: 'phone_refused' };
-  const column = ACCOUNT_COLUMN[lookup.kind];
+  const column = IDENTIFIER_COLUMN[lookup.kind];
   return dataSource.transaction(async (manager) => {
     const users = manager.getRepository(UserEntity);
     const user = await users

@@ -41,7 +41,11 @@ const CONFLICT_BY_CONSTRAINT: Record<string, TakenField> = {
 };
 
 /** The column each kind of sign-in identifier is looked up by (all unique). */
-const IDENTIFIER_COLUMN = { username: 'username_lower', email: 'email', phone: 'phone_login' } as const;
+export const IDENTIFIER_COLUMN = {
+  username: 'username_lower',
+  email: 'email',
+  phone: 'phone_login',
+} as const;
 
 /** Queries on `auth.users`. No product rules here: the services decide. */
 @Injectable()
