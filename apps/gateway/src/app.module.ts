@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ClientProxyFactory } from '@nestjs/microservices';
-import { RedisRateLimiter, rpcClientOptions } from '@vault/server-kit';
+import { RedisRateLimiter } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { JwtAuthGuard } from './auth/jwt-auth.guard';
@@ -12,7 +11,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
 import { FilesBlobProxy } from './proxy/files-blob.proxy';
-import { ADMIN_RPC, AUTH_RPC, FILES_RPC, NOTES_RPC, RpcClient } from './proxy/rpc.client';
+import { RpcClient } from './proxy/rpc.client';
 import { REDIS } from './redis/redis.token';
 import { GATEWAY_CONTROLLERS } from './routes/controllers';
 import { CloudinaryMultipartUpload } from './routes/files/cloudinary-multipart.upload';
@@ -47,54 +46,6 @@ export class AppModule {
         { provide: LOGGER, useValue: logger },
         { provide: REDIS, useValue: redis },
         RedisLifecycle,
-        {
-          provide: AUTH_RPC,
-          useFactory: () =>
-            ClientProxyFactory.create(
-              rpcClientOptions('auth', {
-                transport: config.rpc.transport,
-                natsUrl: config.rpc.natsUrl,
-                host: config.auth.host,
-                port: config.auth.port,
-              }),
-            ),
-        },
-        {
-          provide: NOTES_RPC,
-          useFactory: () =>
-            ClientProxyFactory.create(
-              rpcClientOptions('notes', {
-                transport: config.rpc.transport,
-                natsUrl: config.rpc.natsUrl,
-                host: config.notes.host,
-                port: config.notes.port,
-              }),
-            ),
-        },
-        {
-          provide: FILES_RPC,
-          useFactory: () =>
-            ClientProxyFactory.create(
-              rpcClientOptions('files', {
-                transport: config.rpc.transport,
-                natsUrl: config.rpc.natsUrl,
-                host: config.files.host,
-                port: config.files.port,
-              }),
-            ),
-        },
-        {
-          provide: ADMIN_RPC,
-          useFactory: () =>
-            ClientProxyFactory.create(
-              rpcClientOptions('admin', {
-                transport: config.rpc.transport,
-                natsUrl: config.rpc.natsUrl,
-                host: config.admin.host,
-                port: config.admin.port,
-              }),
-            ),
-        },
         RpcClient,
         { provide: FilesBlobProxy, useFactory: () => new FilesBlobProxy({ httpUrl: config.files.httpUrl }) },
         CloudinaryMultipartUpload,

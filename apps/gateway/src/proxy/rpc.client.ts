@@ -1,13 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { ClientProxy } from '@nestjs/microservices';
+import { ClientProxyFactory, type ClientProxy } from '@nestjs/microservices';
 import type { RpcContext, RpcPattern, RpcReply, RpcRequestBody, RpcService } from '@vault/contracts';
-import { rpcCall } from '@vault/server-kit';
+import { rpcCall, rpcClientOptions } from '@vault/server-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 
-export const AUTH_RPC = Symbol('AUTH_RPC');
-export const NOTES_RPC = Symbol('NOTES_RPC');
-export const FILES_RPC = Symbol('FILES_RPC');
-export const ADMIN_RPC = Symbol('ADMIN_RPC');
+const SERVICES: readonly RpcService[] = ['auth', 'notes', 'files', 'admin'];
 
 /**
  * The services as the gateway sees them: one typed call per message pattern of the contracts'
@@ -20,14 +17,21 @@ export const ADMIN_RPC = Symbol('ADMIN_RPC');
 export class RpcClient implements OnApplicationShutdown {
   private readonly clients: Record<RpcService, ClientProxy>;
 
-  constructor(
-    @Inject(AUTH_RPC) auth: ClientProxy,
-    @Inject(NOTES_RPC) notes: ClientProxy,
-    @Inject(FILES_RPC) files: ClientProxy,
-    @Inject(ADMIN_RPC) admin: ClientProxy,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {
-    this.clients = { auth, notes, files, admin };
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
+    const { transport, natsUrl } = config.rpc;
+    this.clients = Object.fromEntries(
+      SERVICES.map((service) => [
+        service,
+        ClientProxyFactory.create(
+          rpcClientOptions(service, {
+            transport,
+            natsUrl,
+            host: config[service].host,
+            port: config[service].port,
+          }),
+        ),
+      ]),
+    ) as Record<RpcService, ClientProxy>;
   }
 
   call<P extends RpcPattern>(
