@@ -133,7 +133,8 @@ describe('JobQueues (BullMQ on real Redis)', () => {
     await strict.add('nope', {}, { jobId: 'unknown-name', attempts: 3 });
     const failed = await until(async () => {
       const job = await strict.getJob('unknown-name');
-      return (await job?.isFailed()) ? job : undefined;
+      // Read it again once failed: the copy read before the attempt ended is stale.
+      return (await job?.isFailed()) ? strict.getJob('unknown-name') : undefined;
     }, 'the refused job to fail');
     expect(failed.failedReason).toBe('Queue test-jobs has no job "nope" (known: echo)');
     expect(failed.attemptsMade).toBe(1);
