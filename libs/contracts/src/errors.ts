@@ -35,6 +35,12 @@ export const ErrorCode = {
   INCORRECT_ANSWERS: 'INCORRECT_ANSWERS',
   NO_SECURITY_QUESTIONS: 'NO_SECURITY_QUESTIONS',
   BYPASS_TOKEN_INVALID: 'BYPASS_TOKEN_INVALID',
+  /** A signed-in account that is not an admin, on the admin API or the admin sign-in. */
+  ADMIN_REQUIRED: 'ADMIN_REQUIRED',
+  /** An admin account without two-factor authentication: the console refuses it. */
+  ADMIN_2FA_REQUIRED: 'ADMIN_2FA_REQUIRED',
+  /** An admin without the permission a call needs. */
+  PERMISSION_DENIED: 'PERMISSION_DENIED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -89,6 +95,14 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
     status: 401,
     message: 'Recovery session expired or already used. Please start again.',
   },
+  ADMIN_REQUIRED: { status: 403, message: 'Admin privileges required' },
+  ADMIN_2FA_REQUIRED: {
+    status: 403,
+    message:
+      'Two-factor authentication is required for admin accounts. Sign in to the vault, turn it on in ' +
+      'Settings → Security, then sign in here again.',
+  },
+  PERMISSION_DENIED: { status: 403, message: "You don't have permission to access this resource." },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -14,4 +14,5 @@ export * from './auth/recovery.schema';
 export * from './auth/two-factor.schema';
 export * from './notes/note.schema';
 export * from './files/file.schema';
+export * from './admin/admin.schema';
 export * from './rpc-map';

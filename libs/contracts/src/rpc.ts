@@ -44,6 +44,26 @@ export const AUTH_PATTERNS = {
   recoveryReset: 'auth.recovery.reset',
   listLegacyKeys: 'auth.legacy-keys.list',
   deleteLegacyKey: 'auth.legacy-keys.delete',
+  /** The caller's own security events (Settings → Security), newest first. */
+  ownSecurityEvents: 'auth.security-events.list',
+  // The admin console's sign-in (docs/api.md "Admin"): a session of its own, in an HttpOnly cookie.
+  adminSignIn: 'auth.admin.sign-in',
+  /** Checks the admin cookie's token and moves its idle end on: the admin, re-read from the database. */
+  adminSession: 'auth.admin.session',
+  adminSignOut: 'auth.admin.sign-out',
+  // What the admin service asks auth (called with ctx.admin set; auth checks the permission again).
+  adminStats: 'auth.admin.stats',
+  adminActivity: 'auth.admin.activity',
+  adminUsers: 'auth.admin.users',
+  adminUser: 'auth.admin.user',
+  adminLock: 'auth.admin.lock',
+  adminUnlock: 'auth.admin.unlock',
+  adminRemove2fa: 'auth.admin.remove-2fa',
+  adminEndSessions: 'auth.admin.end-sessions',
+  adminSetRole: 'auth.admin.set-role',
+  adminEvents: 'auth.admin.events',
+  adminSessions: 'auth.admin.sessions',
+  adminRevokeSession: 'auth.admin.revoke-session',
 } as const;
 export type AuthPattern = (typeof AUTH_PATTERNS)[keyof typeof AUTH_PATTERNS];
 
@@ -64,6 +84,8 @@ export const NOTES_PATTERNS = {
   emptyTrash: 'notes.empty-trash',
   /** Active and deleted counts (sidebar: "All Notes (n)", "Trash (n)"). */
   counts: 'notes.counts',
+  /** The admin service's question: one owner's note counts, or everyone's. */
+  adminCounts: 'notes.admin.counts',
 } as const;
 export type NotesPattern = (typeof NOTES_PATTERNS)[keyof typeof NOTES_PATTERNS];
 
@@ -90,12 +112,42 @@ export const FILES_PATTERNS = {
   thumbnail: 'files.thumbnail',
   /** Removes every file and stored object of a user (account deletion). */
   purgeOwner: 'files.purge-owner',
+  // The admin service's questions: counts and sizes, never a name or a key.
+  adminCounts: 'files.admin.counts',
+  adminFailedScans: 'files.admin.failed-scans',
+  adminRetryScan: 'files.admin.retry-scan',
+  adminRescanAll: 'files.admin.rescan-all',
+  adminStorageHealth: 'files.admin.storage-health',
 } as const;
 export type FilesPattern = (typeof FILES_PATTERNS)[keyof typeof FILES_PATTERNS];
 
-/** The admin service (apps/admin): the console's calls come in the next increments of issue 14. */
+/**
+ * The admin service (apps/admin): one pattern per `/api/admin` call. Each checks the actor's
+ * permission again, records the action in the audit log before doing it, and asks auth, notes
+ * and files for what it shows.
+ */
 export const ADMIN_PATTERNS = {
   health: 'admin.health',
+  stats: 'admin.stats',
+  activity: 'admin.activity',
+  users: 'admin.users',
+  user: 'admin.user',
+  lock: 'admin.lock',
+  unlock: 'admin.unlock',
+  remove2fa: 'admin.remove-2fa',
+  endSessions: 'admin.end-sessions',
+  setRole: 'admin.set-role',
+  bulk: 'admin.bulk',
+  events: 'admin.events',
+  eventsCsv: 'admin.events.csv',
+  sessions: 'admin.sessions',
+  revokeSession: 'admin.revoke-session',
+  systemHealth: 'admin.system-health',
+  failedScans: 'admin.scans.failed',
+  retryScan: 'admin.scans.retry',
+  rescanAll: 'admin.scans.rescan-all',
+  auditList: 'admin.audit.list',
+  auditVerify: 'admin.audit.verify',
 } as const;
 export type AdminPattern = (typeof ADMIN_PATTERNS)[keyof typeof ADMIN_PATTERNS];
 
@@ -106,11 +158,25 @@ export interface RpcAuth {
   role: Role;
 }
 
+/**
+ * The admin behind an admin call, as the gateway's admin guard read it from the database for
+ * this request (role and permissions are never taken from a token). Services that act for an
+ * admin check the permission again with `hasPermission`.
+ */
+export interface RpcAdmin {
+  id: string;
+  /** The admin's username, for the audit log. */
+  label: string;
+  role: Role;
+  permissions: string[];
+}
+
 export interface RpcContext {
   requestId: string;
   ip: string;
   userAgent: string;
   auth?: RpcAuth;
+  admin?: RpcAdmin;
 }
 
 /** Every RPC request: the caller's context plus the validated body. */
@@ -140,4 +206,7 @@ export interface HealthReply {
   status: 'ok' | 'degraded';
   uptimeSeconds: number;
   checks: Record<string, 'ok' | 'down'>;
+  /** The service's package version (the admin console's system health). */
+  version?: string;
+  memory?: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number };
 }

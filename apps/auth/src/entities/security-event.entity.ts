@@ -31,6 +31,19 @@ export const SECURITY_EVENT_TYPES = [
   'legacy_key_deleted',
   // The role commands (cli/account-role.ts): `from`, `to`, `by`, and an admin's `permissions`.
   'role_changed',
+  // The admin console's sign-in (an admin's own events).
+  'admin_signin_success',
+  'admin_signin_failure',
+  /** Right key, but the account is no admin or has no 2FA: `reason` says which. */
+  'admin_signin_refused',
+  'admin_signout',
+  // What an administrator did to this account (the user sees these with the admin's reason).
+  'admin_account_locked',
+  'admin_account_unlocked',
+  'admin_two_factor_removed',
+  'admin_sessions_ended',
+  'admin_session_revoked',
+  'admin_role_changed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -5,7 +5,7 @@ import { SetMetadata } from '@nestjs/common';
  * a live session unless a route says otherwise. New routes are therefore safe by default.
  */
 export const AUTH_MODE = 'vault:auth-mode';
-export type AuthMode = 'required' | 'optional' | 'public';
+export type AuthMode = 'required' | 'optional' | 'public' | 'admin';
 
 /** No token needed (sign-in, sign-up, health...). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_MODE, 'public');

@@ -31,7 +31,8 @@ export class JwtAuthGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]) ?? 'required';
-    if (mode === 'public') return true;
+    // Admin routes take no bearer token: AdminGuard checks the admin cookie's session instead.
+    if (mode === 'public' || mode === 'admin') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     try {
       request.auth = await this.authenticate(request);

@@ -8,10 +8,15 @@ export const PERMISSIONS = [
   'stats:read',
   'users:read',
   'users:lock',
+  /** Remove an account's two-factor authentication (typed confirmation and a reason). */
+  'users:2fa',
   'security:read',
   'sessions:read',
   'sessions:revoke',
   'system:read',
+  /** The failed malware scans: retry one, rescan every file. */
+  'scans:manage',
+  'audit:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
