@@ -19,7 +19,7 @@ import { DataSource } from 'typeorm';
 import { connectDatabase, connectRedis, ConnectionsLifecycle } from '../database/connections';
 import type { DatabaseConfig } from '../database/data-source';
 import { RpcDomainExceptionFilter } from '../errors/rpc-exception.filter';
-import { checkHealth, type HealthProbe } from '../health/health';
+import { checkHealth, memoryUsage, serviceVersion, type HealthProbe } from '../health/health';
 import { PinoNestLogger } from '../logging/logger';
 import { rpcServerOptions, type RpcTransportConfig } from '../rpc/rpc-options';
 import { assertLiveCaller, readContext } from '../rpc/rpc-request';
@@ -52,15 +52,23 @@ export async function startRpcService(
   return app;
 }
 
-/** A service's readiness: its named probes, reported under its name (checkHealth). */
+/**
+ * A service's readiness: its named probes, reported under its name (checkHealth), with its
+ * package version and its memory for the admin console (the gateway's public health has neither).
+ */
 export class ServiceHealth {
+  private readonly version: string | undefined;
+
   constructor(
     private readonly service: string,
     private readonly probes: Record<string, HealthProbe>,
-  ) {}
+  ) {
+    this.version = serviceVersion(service);
+  }
 
-  check(): Promise<HealthReply> {
-    return checkHealth(this.service, this.probes);
+  async check(): Promise<HealthReply> {
+    const reply = await checkHealth(this.service, this.probes);
+    return { ...reply, ...(this.version ? { version: this.version } : {}), memory: memoryUsage() };
   }
 }
 

@@ -8,6 +8,10 @@ export const redisKeys = {
   /** Auth's record of a session's rotated-out refresh tokens (truncated hashes), for reuse detection. */
   sessionRotated: (sid: string) => `sess-rot:${sid}`,
   rateLimit: (bucket: string, id: string) => `rl:${bucket}:${id}`,
+  /** Auth's admin-console session, by the SHA-256 (hex) of its cookie's token: never the token itself. */
+  adminSession: (tokenHash: string) => `admin-sess:${tokenHash}`,
+  /** The token hashes of a user's admin sessions, so a lock, demotion or deletion ends them all. */
+  adminSessionsOf: (userId: string) => `admin-sess-of:${userId}`,
 } as const;
 
 export function createRedis(url: string, keyPrefix: string, extra: RedisOptions = {}): Redis {

@@ -1,3 +1,4 @@
 export * from './rpc-options';
 export * from './rpc-call';
 export * from './rpc-request';
+export * from './rpc-clients';

@@ -1,10 +1,13 @@
 import {
   ErrorCode,
+  hasPermission,
   parseFirst,
   ROLES,
   RPC,
   UUID_V4_RE,
   VaultError,
+  type Permission,
+  type RpcAdmin,
   type RpcAuth,
   type RpcBodyPattern,
   type RpcContext,
@@ -29,6 +32,15 @@ const rpcContextSchema = z.object({
       role: z.enum(ROLES),
     })
     .optional(),
+  // The admin service's calls: who, as the gateway's admin guard read it from the database.
+  admin: z
+    .object({
+      id: z.string().regex(UUID_V4_RE),
+      label: z.string().max(200),
+      role: z.enum(ROLES),
+      permissions: z.array(z.string().max(64)).max(64),
+    })
+    .optional(),
 });
 
 export function readContext(payload: unknown): RpcContext {
@@ -42,6 +54,17 @@ export function readContext(payload: unknown): RpcContext {
 export function readAuth(ctx: RpcContext): RpcAuth {
   if (!ctx.auth) throw new VaultError(ErrorCode.UNAUTHENTICATED);
   return ctx.auth;
+}
+
+/**
+ * The admin behind an admin call, who must hold `permission`: services re-check it (the gateway
+ * and the admin service have too). No admin is ADMIN_REQUIRED, a missing permission PERMISSION_DENIED.
+ */
+export function readAdmin(payload: unknown, permission: Permission): RpcAdmin {
+  const admin = readContext(payload).admin;
+  if (!admin) throw new VaultError(ErrorCode.ADMIN_REQUIRED);
+  if (!hasPermission(admin, permission)) throw new VaultError(ErrorCode.PERMISSION_DENIED);
+  return admin;
 }
 
 /**
@@ -91,4 +114,17 @@ export function readRpcBody<P extends RpcBodyPattern>(
 ): RpcRequestBody<P> {
   const schema: z.ZodType = RPC[pattern].request;
   return readBody(schema, payload, onInvalid) as RpcRequestBody<P>;
+}
+
+/**
+ * The body of an owner-counts question (`notes.admin.counts`, `files.admin.counts`) and its
+ * permission check: one owner's counts need users:read, everyone's stats:read.
+ */
+export function readOwnerCountsRequest(
+  pattern: 'notes.admin.counts' | 'files.admin.counts',
+  payload: unknown,
+): RpcRequestBody<typeof pattern> {
+  const body = readRpcBody(pattern, payload);
+  readAdmin(payload, body.ownerId ? 'users:read' : 'stats:read');
+  return body;
 }
