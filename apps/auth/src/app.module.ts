@@ -4,6 +4,9 @@ import { healthHandler, RedisRateLimiter, rpcServiceProviders, SecretHasher } fr
 import type Redis from 'ioredis';
 import type { AuthConfig } from './config/auth.config';
 import { AccountHandler } from './handlers/account.handler';
+import { AdminHandler } from './handlers/admin.handler';
+import { SecurityEventsHandler } from './handlers/security-events.handler';
+import { AdminSessionHandler } from './handlers/admin-session.handler';
 import { AccountDeletionHandler } from './handlers/account-deletion.handler';
 import { EmergencyHandler } from './handlers/emergency.handler';
 import { AccountSettingsHandler } from './handlers/account-settings.handler';
@@ -13,6 +16,9 @@ import { SessionsHandler } from './handlers/sessions.handler';
 import { TwoFactorHandler } from './handlers/two-factor.handler';
 import { AUTH_CONFIG, AUTH_REDIS, authDatabaseConfig } from './repositories/connections';
 import { AccountDeletionRepository } from './repositories/account-deletion.repository';
+import { AdminUsersRepository } from './repositories/admin-users.repository';
+import { AllSessionsRepository } from './repositories/all-sessions.repository';
+import { AdminSessionsRepository } from './repositories/admin-sessions.repository';
 import { PurgeQueueRepository } from './repositories/purge-queue.repository';
 import { AccountSettingsRepository } from './repositories/account-settings.repository';
 import { UnusualActivityRepository } from './repositories/unusual-activity.repository';
@@ -26,6 +32,11 @@ import { SessionsRepository } from './repositories/sessions.repository';
 import { TwoFactorRepository } from './repositories/two-factor.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { AccountService } from './services/account.service';
+import { AdminAccountsService } from './services/admin-accounts.service';
+import { AdminDirectoryService } from './services/admin-directory.service';
+import { AdminEventsService } from './services/admin-events.service';
+import { AdminUserSessionsService } from './services/admin-user-sessions.service';
+import { AdminSessionService } from './services/admin-session.service';
 import { AccountDeletionService } from './services/account-deletion.service';
 import { EmergencyService } from './services/emergency.service';
 import { AccountSettingsService } from './services/account-settings.service';
@@ -58,6 +69,9 @@ export class AppModule {
         AccountSettingsHandler,
         TwoFactorHandler,
         RecoveryHandler,
+        AdminHandler,
+        SecurityEventsHandler,
+        AdminSessionHandler,
       ],
       providers: [
         ...rpcServiceProviders({
@@ -99,6 +113,15 @@ export class AppModule {
         MailQueueRepository,
         MailerRepository,
         RecoveryService,
+        // The admin console's calls (handlers/admin.handler.ts) and the user's own events.
+        AdminUsersRepository,
+        AllSessionsRepository,
+        AdminDirectoryService,
+        AdminAccountsService,
+        AdminEventsService,
+        AdminUserSessionsService,
+        AdminSessionsRepository,
+        AdminSessionService,
       ],
     };
   }

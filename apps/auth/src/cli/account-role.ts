@@ -1,7 +1,11 @@
 import { PERMISSIONS, type Permission, type Role } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { SecurityEventEntity, type SecurityEventDetails } from '../entities/security-event.entity';
+import {
+  SecurityEventEntity,
+  type SecurityEventDetails,
+  type SecurityEventType,
+} from '../entities/security-event.entity';
 import { UserEntity } from '../entities/user.entity';
 import { IDENTIFIER_COLUMN } from '../repositories/users.repository';
 import { toIdentifierLookup } from '../services/identifier';
@@ -13,9 +17,24 @@ import { toIdentifierLookup } from '../services/identifier';
  * operator with database access, on the command line.
  */
 
-/** What a command sets. `super_admin` keeps the stored permissions: it has all of them anyway. */
+/**
+ * What a command sets. `super_admin` keeps the stored permissions unless given a list (it has all
+ * of them anyway; the admin console stores []).
+ */
 export type RoleTarget =
-  { role: 'super_admin' } | { role: 'admin'; permissions: Permission[] } | { role: 'user' };
+  | { role: 'super_admin'; permissions?: Permission[] }
+  | { role: 'admin'; permissions: Permission[] }
+  | { role: 'user' };
+
+/**
+ * Who changed a role and from where. The admin console also writes its own event in the same
+ * transaction (`alsoRecord`, whose details add to role_changed's from, to and by).
+ */
+export interface RoleChangeOptions {
+  by?: string;
+  client?: { ip: string; userAgent: string };
+  alsoRecord?: { eventType: SecurityEventType; details: SecurityEventDetails };
+}
 
 /** Who the event says made the change (`details.by`). */
 export const CHANGED_BY_COMMAND_LINE = 'command line';
@@ -51,13 +70,32 @@ export async function setAccountRole(
 ): Promise<RoleChangeResult> {
   const lookup = toIdentifierLookup(identifier);
   if (lookup.kind === 'phone') return { outcome: 'phone_refused' };
-  const column = IDENTIFIER_COLUMN[lookup.kind];
+  return changeRole(dataSource, IDENTIFIER_COLUMN[lookup.kind], lookup.value, target, { by });
+}
+
+/** The same change for the account with this id (the admin console's set-role). */
+export function setAccountRoleById(
+  dataSource: DataSource,
+  id: string,
+  target: RoleTarget,
+  options: RoleChangeOptions,
+): Promise<RoleChangeResult> {
+  return changeRole(dataSource, 'id', id, target, options);
+}
+
+async function changeRole(
+  dataSource: DataSource,
+  column: 'id' | (typeof IDENTIFIER_COLUMN)[keyof typeof IDENTIFIER_COLUMN],
+  value: string,
+  target: RoleTarget,
+  { by = CHANGED_BY_COMMAND_LINE, client, alsoRecord }: RoleChangeOptions,
+): Promise<RoleChangeResult> {
   return dataSource.transaction(async (manager) => {
     const users = manager.getRepository(UserEntity);
     const user = await users
       .createQueryBuilder('u')
       .setLock('pessimistic_write')
-      .where(`u.${column} = :value`, { value: lookup.value })
+      .where(`u.${column} = :value`, { value })
       .getOne();
     if (!user) return { outcome: 'not_found' } as const;
     const names: AccountNames = { id: user.id, username: user.username, email: user.email };
@@ -68,7 +106,7 @@ export async function setAccountRole(
         ? [...new Set(target.permissions)]
         : target.role === 'user'
           ? []
-          : user.permissions;
+          : (target.permissions ?? user.permissions);
     if (user.role === target.role && sameSet(user.permissions, permissions)) {
       return { outcome: 'unchanged', user: names, role: user.role } as const;
     }
@@ -76,14 +114,20 @@ export async function setAccountRole(
     await users.update({ id: user.id }, { role: target.role, permissions });
     const details: SecurityEventDetails = { from: user.role, to: target.role, by };
     if (target.role === 'admin') details.permissions = permissions.join(',');
-    await manager.getRepository(SecurityEventEntity).insert({
-      id: randomUUID(),
-      userId: user.id,
-      eventType: 'role_changed',
-      ipAddress: '',
-      userAgent: '',
-      details,
-    });
+    const event = { userId: user.id, ipAddress: client?.ip ?? '', userAgent: client?.userAgent ?? '' };
+    await manager.getRepository(SecurityEventEntity).insert([
+      { ...event, id: randomUUID(), eventType: 'role_changed', details },
+      ...(alsoRecord
+        ? [
+            {
+              ...event,
+              id: randomUUID(),
+              eventType: alsoRecord.eventType,
+              details: { ...details, ...alsoRecord.details },
+            },
+          ]
+        : []),
+    ]);
     return { outcome: 'changed', user: names, from: user.role, to: target.role, permissions } as const;
   });
 }

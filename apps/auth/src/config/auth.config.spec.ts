@@ -23,6 +23,19 @@ describe('auth configuration', () => {
     expect(config.loginIpThrottle).toEqual({ maxFailures: 50, windowSeconds: 900 });
     expect(config.secretHash).toEqual({ memoryKiB: 19456, iterations: 2, parallelism: 1 });
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'vault:' });
+    expect(config.adminSession).toEqual({ idleMs: 20 * 60_000, maxMs: 8 * 3_600_000 });
+  });
+
+  it('reads the admin session limits in minutes and hours, and refuses zero', () => {
+    const config = loadAuthConfig({
+      ...minimal,
+      ADMIN_SESSION_IDLE_MINUTES: '5',
+      ADMIN_SESSION_MAX_HOURS: '2',
+    });
+    expect(config.adminSession).toEqual({ idleMs: 5 * 60_000, maxMs: 2 * 3_600_000 });
+    const message = errorOf({ ...minimal, ADMIN_SESSION_IDLE_MINUTES: '0', ADMIN_SESSION_MAX_HOURS: 'x' });
+    expect(message).toContain('ADMIN_SESSION_IDLE_MINUTES:');
+    expect(message).toContain('ADMIN_SESSION_MAX_HOURS:');
   });
 
   it('opens no probe port unless HEALTH_PORT is set', () => {

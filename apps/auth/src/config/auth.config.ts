@@ -69,6 +69,9 @@ export const authEnvSchema = rpcServiceEnvSchema.extend({
   EMERGENCY_FAILED_ATTEMPTS: envInt(0, 1000).default(3),
   EMERGENCY_WINDOW_SECONDS: envInt(1).default(900),
   KNOWN_DEVICE_TTL_SECONDS: envInt(60).default(15_552_000),
+  // The admin console's session (apps/auth/README.md "The admin session").
+  ADMIN_SESSION_IDLE_MINUTES: envInt(1, 24 * 60).default(20),
+  ADMIN_SESSION_MAX_HOURS: envInt(1, 7 * 24).default(8),
   // Production defaults are OWASP's Argon2id minimum; tests may go lower to run fast.
   SECRET_HASH_MEMORY_KIB: envInt(1024, 4 * 1024 * 1024).default(DEFAULT_SECRET_HASH.memoryKiB),
   SECRET_HASH_ITERATIONS: envInt(1, 100).default(DEFAULT_SECRET_HASH.iterations),
@@ -86,6 +89,8 @@ export interface AuthConfig extends RpcServiceConfig<AuthEnv> {
   /** The unusual-activity rule behind the 418 (unusual-activity.service.ts). */
   emergency: { failedAttempts: number; windowSeconds: number; knownDeviceTtlSeconds: number };
   secretHash: SecretHashParams;
+  /** The admin console's session: ends after `idleMs` unused, and `maxMs` after sign-in whatever happens. */
+  adminSession: { idleMs: number; maxMs: number };
   /** Recovery-code mail: `log` writes .eml files under `dir`, `smtp` sends through `smtpUrl`. */
   mail: { transport: 'log' | 'smtp'; smtpUrl?: string; from: string; dir: string };
   recovery: {
@@ -144,6 +149,10 @@ export function toAuthConfig(env: AuthEnv): AuthConfig {
       failedAttempts: env.EMERGENCY_FAILED_ATTEMPTS,
       windowSeconds: env.EMERGENCY_WINDOW_SECONDS,
       knownDeviceTtlSeconds: env.KNOWN_DEVICE_TTL_SECONDS,
+    },
+    adminSession: {
+      idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000,
+      maxMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000,
     },
     secretHash: {
       memoryKiB: env.SECRET_HASH_MEMORY_KIB,

@@ -13,7 +13,12 @@ const isPermission = (p: string): p is Permission => (PERMISSIONS as readonly st
 const asRole = (r: string): Role => ((ROLES as readonly string[]).includes(r) ? (r as Role) : 'user');
 
 /** `user` in answers (docs/api.md "Signing in"): never a hash, a key or a lockout detail. */
-export function toUserDto(user: UserEntity): UserDto {
+export function toUserDto(
+  user: Pick<
+    UserEntity,
+    'id' | 'email' | 'username' | 'role' | 'permissions' | 'twoFactorEnabled' | 'createdAt'
+  >,
+): UserDto {
   return {
     id: user.id,
     email: user.email,

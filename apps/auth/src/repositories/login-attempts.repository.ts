@@ -86,6 +86,14 @@ export class LoginAttemptsRepository {
     await this.redis.del(keys.failures(subject));
   }
 
+  /** An administrator's lock: the same key the sign-in checks, for `ms` milliseconds (failures forgotten). */
+  async setLock(subject: string, ms: number): Promise<void> {
+    await Promise.all([
+      this.redis.set(keys.lock(subject), 'admin', 'PX', ms),
+      this.redis.del(keys.failures(subject)),
+    ]);
+  }
+
   /** Ends a lock early with its failure count (an access reset has proved the owner). */
   async clearLock(subject: string): Promise<void> {
     await this.redis.del(keys.failures(subject), keys.lock(subject));

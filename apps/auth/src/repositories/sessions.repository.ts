@@ -13,7 +13,10 @@ import { AUTH_REDIS } from './connections';
  * of each SHA-256, scored by rotation time, the newest ROTATED_KEEP kept, expiring with the
  * session): only a token found there is a reuse (RFC 9700 §4.14); any other token is invalid
  * and changes nothing, so a guessed token can neither end a session nor tell whether it lives.
- * `user-sess:{userId}` is an index of a user's session ids, pruned lazily.
+ * `user-sess:{userId}` is an index of a user's session ids, pruned lazily. `sess-all` is a sorted
+ * set of every session id scored by its expiresAt (the admin console's list and count: live
+ * sessions are ZCOUNT (now, +inf], O(log N)); every path that deletes a session removes it there
+ * too, and all-sessions.repository.ts prunes what a lost write left behind.
  */
 
 export interface SessionRecord {
@@ -41,15 +44,19 @@ export const ROTATED_KEEP = 4096;
 /** Hex characters of a token's SHA-256 kept in `sess-rot`: 128 bits. */
 const ROTATED_HASH_CHARS = 32;
 
+/** The global index of sessions (see above); under the deployment's key prefix like the rest. */
+export const ALL_SESSIONS_KEY = 'sess-all';
+
 const PUBLIC_FIELDS = ['userId', 'createdAt', 'lastSeenAt', 'expiresAt', 'ip', 'userAgent'] as const;
 
-/** KEYS: sess, index. ARGV: sid, now, expiresAt, then field/value pairs. */
+/** KEYS: sess, index, sess-all. ARGV: sid, now, expiresAt, then field/value pairs. */
 const CREATE_LUA = `
 local fields = {}
 for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('PEXPIREAT', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[2])
 local wanted = tonumber(ARGV[3]) - tonumber(ARGV[2])
 if ttl < wanted then redis.call('PEXPIREAT', KEYS[2], ARGV[3]) end
@@ -58,7 +65,7 @@ return 1
 
 /**
  * Atomic refresh (compare, rotate, remember the previous hash and when).
- * KEYS: sess, sess-rot. ARGV: presentedHash, newHash, now, graceMs, ip, keep, hashChars.
+ * KEYS: sess, sess-rot, sess-all. ARGV: presentedHash, newHash, now, graceMs, ip, keep, hashChars, sid.
  * Returns {outcome, userId, expiresAt}. The current token rotates (and joins sess-rot); the
  * previous one inside the grace window gets an answer without rotating; a token found in
  * sess-rot otherwise is reuse and deletes the session; any other token is 'unknown' and
@@ -70,6 +77,7 @@ if not s[1] then return {'missing'} end
 local now = tonumber(ARGV[3])
 if tonumber(s[5]) <= now then
   redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('ZREM', KEYS[3], ARGV[8])
   return {'missing'}
 end
 local short = string.sub(ARGV[1], 1, tonumber(ARGV[7]))
@@ -87,16 +95,18 @@ if s[3] and s[3] == ARGV[1] and now - tonumber(s[4]) <= tonumber(ARGV[4]) then
 end
 if redis.call('ZSCORE', KEYS[2], short) then
   redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('ZREM', KEYS[3], ARGV[8])
   return {'reuse', s[1], s[5]}
 end
 return {'unknown'}
 `;
 
-/** KEYS: sess, index, sess-rot. ARGV: userId, sid. Deletes only the owner's session; 1 when deleted. */
+/** KEYS: sess, index, sess-rot, sess-all. ARGV: userId, sid. Deletes only the owner's session; 1 when deleted. */
 const REVOKE_OWNED_LUA = `
 if redis.call('HGET', KEYS[1], 'userId') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1], KEYS[3])
 redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[4], ARGV[2])
 return 1
 `;
 
@@ -105,17 +115,20 @@ declare module 'ioredis' {
     authSessionCreate(
       sessKey: string,
       indexKey: string,
+      allKey: string,
       ...args: (string | number)[]
     ): Result<number, Context>;
     authSessionRotate(
       sessKey: string,
       rotatedKey: string,
+      allKey: string,
       ...args: (string | number)[]
     ): Result<string[], Context>;
     authSessionRevokeOwned(
       sessKey: string,
       indexKey: string,
       rotatedKey: string,
+      allKey: string,
       userId: string,
       sid: string,
     ): Result<number, Context>;
@@ -125,9 +138,9 @@ declare module 'ioredis' {
 @Injectable()
 export class SessionsRepository {
   constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
-    redis.defineCommand('authSessionCreate', { numberOfKeys: 2, lua: CREATE_LUA });
-    redis.defineCommand('authSessionRotate', { numberOfKeys: 2, lua: ROTATE_LUA });
-    redis.defineCommand('authSessionRevokeOwned', { numberOfKeys: 3, lua: REVOKE_OWNED_LUA });
+    redis.defineCommand('authSessionCreate', { numberOfKeys: 3, lua: CREATE_LUA });
+    redis.defineCommand('authSessionRotate', { numberOfKeys: 3, lua: ROTATE_LUA });
+    redis.defineCommand('authSessionRevokeOwned', { numberOfKeys: 4, lua: REVOKE_OWNED_LUA });
   }
 
   async create(session: SessionRecord, refreshHash: string, now: number): Promise<void> {
@@ -143,6 +156,7 @@ export class SessionsRepository {
     await this.redis.authSessionCreate(
       redisKeys.session(session.id),
       redisKeys.userSessions(session.userId),
+      ALL_SESSIONS_KEY,
       session.id,
       now,
       session.expiresAt,
@@ -182,6 +196,7 @@ export class SessionsRepository {
     const [kind, userId, expiresAt] = await this.redis.authSessionRotate(
       redisKeys.session(sessionId),
       redisKeys.sessionRotated(sessionId),
+      ALL_SESSIONS_KEY,
       presentedHash,
       newHash,
       now,
@@ -189,6 +204,7 @@ export class SessionsRepository {
       ip,
       ROTATED_KEEP,
       ROTATED_HASH_CHARS,
+      sessionId,
     );
     if ((kind === 'rotated' || kind === 'grace' || kind === 'reuse') && userId && expiresAt) {
       return { kind, userId, expiresAt: Number(expiresAt) };
@@ -202,6 +218,7 @@ export class SessionsRepository {
       redisKeys.session(sessionId),
       redisKeys.userSessions(userId),
       redisKeys.sessionRotated(sessionId),
+      ALL_SESSIONS_KEY,
       userId,
       sessionId,
     );
@@ -210,7 +227,10 @@ export class SessionsRepository {
 
   /** Drops a session id from a user's index (after the session key is already gone). */
   async forget(userId: string, sessionId: string): Promise<void> {
-    await this.redis.srem(redisKeys.userSessions(userId), sessionId);
+    await Promise.all([
+      this.redis.srem(redisKeys.userSessions(userId), sessionId),
+      this.redis.zrem(ALL_SESSIONS_KEY, sessionId),
+    ]);
   }
 
   /** The user's live sessions; index entries whose session is gone are pruned. */
@@ -230,11 +250,12 @@ export class SessionsRepository {
       (id) => id !== keepSessionId,
     );
     if (ids.length === 0) return 0;
-    // Sent together: one round trip, not three.
+    // Sent together: one round trip, not four.
     const [deleted] = await Promise.all([
       this.redis.del(...ids.map((id) => redisKeys.session(id))),
       this.redis.del(...ids.map((id) => redisKeys.sessionRotated(id))),
       this.redis.srem(redisKeys.userSessions(userId), ...ids),
+      this.redis.zrem(ALL_SESSIONS_KEY, ...ids),
     ]);
     return deleted;
   }

@@ -34,6 +34,9 @@ import { UnusualActivityService } from './unusual-activity.service';
 
 export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
 
+/** The events a failed sign-in of each kind records (all count toward the same lockout). */
+type SignInFailureEvent = 'signin_failure' | 'emergency_verification_failed' | 'admin_signin_failure';
+
 const AUTO_LOCK_REASON = 'Too many failed login attempts';
 
 /** The sign-up answer for each unique field that another account already holds. */
@@ -113,14 +116,7 @@ export class AuthService {
    * apart), then the failure bookkeeping or a new session.
    */
   async login(body: LoginBody, ctx: RpcContext, secondFactor?: SecondFactorProof): Promise<LoginResult> {
-    await this.guard.assertIpAllowed(ctx.ip);
-    const user = await this.findByIdentifier(body.identifier);
-    const subject = this.signInSubject(user, body.identifier);
-    await this.refuseIfLocked(user, subject, ctx, 'signin_failure');
-
-    const valid = user
-      ? await this.hasher.verify(user.authHash, body.authKey)
-      : await this.hasher.verifyDummy(body.authKey);
+    const { user, subject, valid } = await this.checkKey(body, ctx, 'signin_failure');
     if (!user || !valid) return this.failLogin(user, subject, ctx);
 
     // 418 for an unusual sign-in: before the failures are forgotten and before any 2FA step.
@@ -157,19 +153,43 @@ export class AuthService {
     return this.sessions.logout(ctx, refreshToken);
   }
 
-  /** `error`: what a wrong second factor answers instead of 'Invalid credentials'. */
-  private failLogin(
+  /**
+   * A wrong key or second factor at sign-in (the vault's, or `admin_signin_failure` for the admin
+   * console's). `error`: what a wrong second factor answers instead of 'Invalid credentials'.
+   */
+  failLogin(
     user: UserEntity | null,
     subject: string,
     ctx: RpcContext,
     error: ErrorCode = ErrorCode.INVALID_CREDENTIALS,
+    event: 'signin_failure' | 'admin_signin_failure' = 'signin_failure',
   ): Promise<never> {
     const reason = !user
       ? 'unknown_user'
       : error === ErrorCode.INVALID_CREDENTIALS
         ? 'bad_key'
         : 'bad_second_factor';
-    return this.failSignIn(user, subject, ctx, { event: 'signin_failure', reason, error });
+    return this.failSignIn(user, subject, ctx, { event, reason, error });
+  }
+
+  /**
+   * The first steps of a sign-in (the vault's and the admin console's): the per-IP throttle, the
+   * lock check (recorded as `lockedEvent`), then the key, with a dummy verify for an unknown
+   * identifier so that timing does not tell them apart.
+   */
+  async checkKey(
+    body: Pick<LoginBody, 'identifier' | 'authKey'>,
+    ctx: RpcContext,
+    lockedEvent: SignInFailureEvent,
+  ): Promise<{ user: UserEntity | null; subject: string; valid: boolean }> {
+    await this.guard.assertIpAllowed(ctx.ip);
+    const user = await this.findByIdentifier(body.identifier);
+    const subject = this.signInSubject(user, body.identifier);
+    await this.refuseIfLocked(user, subject, ctx, lockedEvent);
+    const valid = user
+      ? await this.hasher.verify(user.authHash, body.authKey)
+      : await this.hasher.verifyDummy(body.authKey);
+    return { user, subject, valid };
   }
 
   /** Whose failures a sign-in counts toward: the account, or (unknown) a keyed hash of the identifier. */
@@ -187,7 +207,7 @@ export class AuthService {
     user: UserEntity | null,
     subject: string,
     ctx: RpcContext,
-    event: 'signin_failure' | 'emergency_verification_failed',
+    event: SignInFailureEvent,
   ): Promise<void> {
     const lockedMs = await this.guard.lockRemainingMs(subject, user?.lockedUntil ?? null);
     if (lockedMs <= 0) return;
@@ -219,7 +239,7 @@ export class AuthService {
     user: UserEntity | null,
     subject: string,
     ctx: RpcContext,
-    failed: { event: 'signin_failure' | 'emergency_verification_failed'; reason: string; error: ErrorCode },
+    failed: { event: SignInFailureEvent; reason: string; error: ErrorCode },
   ): Promise<never> {
     await this.guard.recordIpFailure(ctx.ip);
     const failure = await this.guard.recordFailure(subject);

@@ -1,0 +1,143 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { redisKeys } from '@vault/server-kit';
+import type Redis from 'ioredis';
+import type { Result } from 'ioredis';
+import { AUTH_REDIS } from './connections';
+
+/**
+ * The admin console's sessions in Redis, apart from the vault's (apps/auth/README.md "The admin
+ * session"). `admin-sess:{sha256(token)}` is a hash and is the session; its expiry is
+ * min(idle end, absolute end) and moves on at every check, so an unused session simply
+ * disappears. The token itself is never stored. `admin-sess-of:{userId}` is the set of a user's
+ * session hashes, so a lock, a demotion or a deletion can end them all (`endAllFor`).
+ */
+
+export interface AdminSessionRecord {
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The absolute end: the idle end never goes past it. */
+  expiresAt: number;
+  lastSeenAt: number;
+  ip: string;
+  userAgent: string;
+}
+
+/** KEYS: session, index. ARGV: tokenHash, ttlMs, indexTtlMs, then field/value pairs. */
+const CREATE_LUA = `
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+return 1
+`;
+
+/**
+ * The check on every admin call, in one round trip. KEYS: session. ARGV: now, idleMs.
+ * A session past its absolute end or unused for idleMs is deleted (Redis' own expiry does the
+ * same; this also holds when the clock the caller passes is ahead). Otherwise lastSeenAt moves
+ * to now and the expiry to min(now + idle, absolute end). Returns the record's fields or nil.
+ */
+const TOUCH_LUA = `
+local s = redis.call('HMGET', KEYS[1], 'userId', 'createdAt', 'expiresAt', 'lastSeenAt', 'ip', 'userAgent')
+if not s[1] then return false end
+local now = tonumber(ARGV[1])
+local expiresAt = tonumber(s[3])
+if expiresAt <= now or now - tonumber(s[4]) >= tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1])
+  return false
+end
+redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.min(tonumber(ARGV[2]), expiresAt - now))
+return {s[1], s[2], s[3], ARGV[1], s[5], s[6]}
+`;
+
+/** KEYS: session. Deletes the session; answers its userId (or nil). */
+const END_LUA = `
+local userId = redis.call('HGET', KEYS[1], 'userId')
+redis.call('DEL', KEYS[1])
+return userId
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    authAdminSessionCreate(
+      sessionKey: string,
+      indexKey: string,
+      ...args: (string | number)[]
+    ): Result<number, Context>;
+    authAdminSessionTouch(sessionKey: string, now: number, idleMs: number): Result<string[] | null, Context>;
+    authAdminSessionEnd(sessionKey: string): Result<string | null, Context>;
+  }
+}
+
+@Injectable()
+export class AdminSessionsRepository {
+  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
+    redis.defineCommand('authAdminSessionCreate', { numberOfKeys: 2, lua: CREATE_LUA });
+    redis.defineCommand('authAdminSessionTouch', { numberOfKeys: 1, lua: TOUCH_LUA });
+    redis.defineCommand('authAdminSessionEnd', { numberOfKeys: 1, lua: END_LUA });
+  }
+
+  /** `ttlMs`: the first idle end (already capped at the absolute end). */
+  async create(tokenHash: string, session: AdminSessionRecord, ttlMs: number): Promise<void> {
+    const fields: Record<keyof AdminSessionRecord, string> = {
+      userId: session.userId,
+      createdAt: String(session.createdAt),
+      expiresAt: String(session.expiresAt),
+      lastSeenAt: String(session.lastSeenAt),
+      ip: session.ip,
+      userAgent: session.userAgent,
+    };
+    await this.redis.authAdminSessionCreate(
+      redisKeys.adminSession(tokenHash),
+      redisKeys.adminSessionsOf(session.userId),
+      tokenHash,
+      ttlMs,
+      session.expiresAt - session.createdAt,
+      ...Object.entries(fields).flat(),
+    );
+  }
+
+  /** The live session of this hash with its idle end moved on, or null (missing, idle or past its end). */
+  async touch(tokenHash: string, now: number, idleMs: number): Promise<AdminSessionRecord | null> {
+    const s = await this.redis.authAdminSessionTouch(redisKeys.adminSession(tokenHash), now, idleMs);
+    if (!s) return null;
+    const [userId = '', createdAt, expiresAt, lastSeenAt, ip = '', userAgent = ''] = s;
+    return {
+      userId,
+      createdAt: Number(createdAt),
+      expiresAt: Number(expiresAt),
+      lastSeenAt: Number(lastSeenAt),
+      ip,
+      userAgent,
+    };
+  }
+
+  /** Ends one session (idempotent); answers whose it was, or null when there was none. */
+  async end(tokenHash: string): Promise<string | null> {
+    const userId = await this.redis.authAdminSessionEnd(redisKeys.adminSession(tokenHash));
+    if (userId) await this.redis.srem(redisKeys.adminSessionsOf(userId), tokenHash);
+    return userId;
+  }
+
+  /**
+   * Ends every admin session of a user (account locked, demoted, deleted, 2FA removed); answers how
+   * many were live. Members are removed one by one rather than the whole index deleted, so a
+   * session created meanwhile keeps its place in the index.
+   */
+  async endAllFor(userId: string): Promise<number> {
+    const index = redisKeys.adminSessionsOf(userId);
+    const hashes = await this.redis.smembers(index);
+    if (hashes.length === 0) return 0;
+    const [deleted] = await this.redis
+      .multi()
+      .del(...hashes.map((h) => redisKeys.adminSession(h)))
+      .srem(index, ...hashes)
+      .exec()
+      .then((replies) => (replies ?? []).map(([error, value]) => (error ? 0 : Number(value))));
+    return deleted ?? 0;
+  }
+}
