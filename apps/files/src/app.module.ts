@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ACCOUNT_PURGE_QUEUES, FILES_PATTERNS } from '@vault/contracts';
 import { accountPurgeConsumer, healthHandler, rpcServiceProviders } from '@vault/server-kit';
 import type { FilesConfig } from './config/files.config';
+import { FilesAdminHandler } from './handlers/files-admin.handler';
 import { FilesHandler } from './handlers/files.handler';
 import { FILES_CONFIG, FILES_REDIS, filesDatabaseConfig } from './repositories/connections';
 import { FilesRepository } from './repositories/files.repository';
@@ -9,6 +10,7 @@ import { AccountPurgeService } from './services/account-purge.service';
 import { QueuesRepository } from './repositories/queues.repository';
 import { StorageRepository } from './repositories/storage.repository';
 import { BlobService } from './services/blob.service';
+import { FilesAdminService } from './services/files-admin.service';
 import { FilesService } from './services/files.service';
 
 /**
@@ -21,7 +23,7 @@ export class AppModule {
   static forRoot(config: FilesConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [FilesHandler, healthHandler(FILES_PATTERNS.health)],
+      controllers: [FilesHandler, FilesAdminHandler, healthHandler(FILES_PATTERNS.health)],
       providers: [
         ...rpcServiceProviders({
           service: 'files',
@@ -50,6 +52,7 @@ export class AppModule {
         QueuesRepository,
         StorageRepository,
         FilesService,
+        FilesAdminService,
         BlobService,
       ],
     };

@@ -2,8 +2,10 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ACCOUNT_PURGE_QUEUES, NOTES_PATTERNS } from '@vault/contracts';
 import { accountPurgeConsumer, healthHandler, rpcServiceProviders } from '@vault/server-kit';
 import type { NotesConfig } from './config/notes.config';
+import { NotesAdminHandler } from './handlers/notes-admin.handler';
 import { NotesHandler } from './handlers/notes.handler';
 import { NOTES_CONFIG, NOTES_REDIS, notesDatabaseConfig } from './repositories/connections';
+import { NoteCountsRepository } from './repositories/note-counts.repository';
 import { NotesRepository } from './repositories/notes.repository';
 import { NotesService } from './services/notes.service';
 
@@ -17,7 +19,7 @@ export class AppModule {
   static forRoot(config: NotesConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [NotesHandler, healthHandler(NOTES_PATTERNS.health)],
+      controllers: [NotesHandler, NotesAdminHandler, healthHandler(NOTES_PATTERNS.health)],
       providers: [
         ...rpcServiceProviders({
           service: 'notes',
@@ -27,6 +29,7 @@ export class AppModule {
           database: notesDatabaseConfig(config.database),
         }),
         NotesRepository,
+        NoteCountsRepository,
         // Once an account is deleted, every note of it goes.
         accountPurgeConsumer({
           queue: ACCOUNT_PURGE_QUEUES.notes,

@@ -1,4 +1,4 @@
-import type { FileDto, FileEncryptionMetadata } from '@vault/contracts';
+import type { FileDto, FileEncryptionMetadata, ScanFileJob } from '@vault/contracts';
 import type { FileEntity } from '../entities/file.entity';
 
 /** The API's `file` (docs/api.md "Files"): sealed fields and sizes, never the object key. */
@@ -32,5 +32,25 @@ export function toEncryptionMetadata(file: FileEntity): FileEncryptionMetadata {
     iv: file.iv,
     chunkSize: file.chunkSize,
     wrappedKey: file.wrappedKey,
+  };
+}
+
+/** The scan job of a stored file: ids, where the object is and its sizes (the fingerprint only on upload). */
+export function toScanJob(
+  file: Pick<
+    FileEntity,
+    'id' | 'ownerId' | 'storageType' | 'objectKey' | 'size' | 'encryptedSize' | 'chunkSize'
+  >,
+  plaintextSha256?: string,
+): ScanFileJob {
+  return {
+    fileId: file.id,
+    ownerId: file.ownerId,
+    storageType: file.storageType,
+    objectKey: file.objectKey,
+    size: file.size,
+    encryptedSize: file.encryptedSize,
+    chunkSize: file.chunkSize,
+    ...(plaintextSha256 ? { plaintextSha256 } : {}),
   };
 }

@@ -105,14 +105,16 @@ export class FilesRepository {
     return result.affected === 1;
   }
 
-  async counts(ownerId: string): Promise<{ active: number; deleted: number; bytes: number }> {
-    const row = (await this.files
+  /** Stored files (pending uploads left out) and their ciphertext bytes, trash included: one owner's, or everyone's. */
+  async counts(ownerId?: string): Promise<{ active: number; deleted: number; bytes: number }> {
+    const query = this.files
       .createQueryBuilder('f')
       .select('COUNT(*) FILTER (WHERE NOT f.is_deleted)', 'active')
       .addSelect('COUNT(*) FILTER (WHERE f.is_deleted)', 'deleted')
       .addSelect('COALESCE(SUM(f.encrypted_size), 0)', 'bytes')
-      .where('f.owner_id = :ownerId AND f.status = :active', { ownerId, active: 'active' })
-      .getRawOne()) as { active: string; deleted: string; bytes: string } | undefined;
+      .where('f.status = :active', { active: 'active' });
+    if (ownerId !== undefined) query.andWhere('f.owner_id = :ownerId', { ownerId });
+    const row = (await query.getRawOne()) as { active: string; deleted: string; bytes: string } | undefined;
     return {
       active: Number(row?.active ?? 0),
       deleted: Number(row?.deleted ?? 0),
@@ -138,6 +140,63 @@ export class FilesRepository {
   async deletePending(id: string): Promise<boolean> {
     const result = await this.files.delete({ id, status: 'pending' });
     return result.affected === 1;
+  }
+
+  /** Stored files whose scan ended in `error`, newest upload first (files_scan_error_idx), except `exceptIds`. */
+  listScanErrors(limit: number, exceptIds: readonly string[]): Promise<FileEntity[]> {
+    const query = this.scanErrors().orderBy('f.uploaded_at', 'DESC').addOrderBy('f.id').limit(limit);
+    if (exceptIds.length > 0) query.andWhere('f.id <> ALL(:exceptIds)', { exceptIds });
+    return query.getMany();
+  }
+
+  countScanErrors(): Promise<number> {
+    return this.scanErrors().getCount();
+  }
+
+  /** Which of these stored files' scans ended in `error`. */
+  async scanErrorsAmong(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.scanErrors().select('f.id').andWhere('f.id = ANY(:ids)', { ids }).getMany();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private scanErrors() {
+    return this.files
+      .createQueryBuilder('f')
+      .where('f.virus_scan_result = :error AND f.status = :active', { error: 'error', active: 'active' });
+  }
+
+  /** A stored file (complete, not purged; trashed or not), whoever owns it: the admin's rescans. */
+  findStored(id: string): Promise<FileEntity | null> {
+    return this.files.findOne({ where: { id, status: 'active' } });
+  }
+
+  /** Stored files after `afterId` in id order, with what a scan job needs: rescans walk every file in batches. */
+  listStoredAfter(afterId: string | undefined, limit: number): Promise<FileEntity[]> {
+    const query = this.files
+      .createQueryBuilder('f')
+      .select([
+        'f.id',
+        'f.ownerId',
+        'f.storageType',
+        'f.objectKey',
+        'f.size',
+        'f.encryptedSize',
+        'f.chunkSize',
+      ])
+      .where('f.status = :active', { active: 'active' })
+      .orderBy('f.id')
+      .limit(limit);
+    if (afterId !== undefined) query.andWhere('f.id > :afterId', { afterId });
+    return query.getMany();
+  }
+
+  /** A failed scan queued again: the verdict is pending until the worker answers. */
+  async markScanPending(id: string): Promise<void> {
+    await this.files.update(
+      { id, status: 'active', virusScanResult: 'error' },
+      { virusScanned: false, virusScanResult: 'pending', scanDetail: null },
+    );
   }
 
   async recordScan(id: string, result: VirusScanResult, detail: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ScanFileJob, ScanFileResult } from '@vault/contracts';
+import { scanFileJobSchema, type ScanFileJob, type ScanFileResult } from '@vault/contracts';
 import {
   CLEANUP_ABANDONED_UPLOADS_JOB,
   JOB_QUEUES,
@@ -8,8 +8,15 @@ import {
   SCAN_RESULT_JOB,
   runJob,
 } from '@vault/server-kit';
+import type { Job } from 'bullmq';
 import type { FilesConfig } from '../config/files.config';
 import { FILES_CONFIG } from './connections';
+
+/** A failed scan job and its payload (ids and sizes; a fingerprint job is never kept). */
+export interface FailedScanJob {
+  job: Job;
+  data: ScanFileJob;
+}
 
 /**
  * BullMQ for the files service (server-kit JOB_QUEUES): queues a scan when an upload completes,
@@ -35,6 +42,38 @@ export class QueuesRepository implements OnApplicationShutdown {
     await this.jobs
       .queue(JOB_QUEUES.scan)
       .add(SCAN_FILE_JOB, job, fingerprinted ? { removeOnComplete: true, removeOnFail: true } : {});
+  }
+
+  /**
+   * Queues a scan of each file again (a rescan after a signature update): one job per file and
+   * run (`rescan-<run>-<file>`), so a batch sent twice queues nothing more, and a failed job kept
+   * under the file's own id does not block it. No fingerprint: it was never stored.
+   */
+  async queueRescans(jobs: readonly ScanFileJob[], runId: string): Promise<number> {
+    const added = await this.jobs.queue(JOB_QUEUES.scan).addBulk(
+      SCAN_FILE_JOB,
+      jobs.map((payload) => ({ payload, options: { jobId: `rescan-${runId}-${payload.fileId}` } })),
+    );
+    return added.length;
+  }
+
+  /** The scan jobs that failed for good and are still kept (7 days, 1,000 at most), newest first. */
+  async failedScans(): Promise<FailedScanJob[]> {
+    const jobs = await this.jobs.queue(JOB_QUEUES.scan).queue.getFailed(0, -1);
+    return jobs
+      .flatMap((job) => {
+        const data = scanFileJobSchema.safeParse(job.data);
+        return data.success ? [{ job, data: data.data }] : [];
+      })
+      .sort((a, b) => (b.job.finishedOn ?? 0) - (a.job.finishedOn ?? 0));
+  }
+
+  /** Runs a failed scan job again (attempts start over); false when none of the file's jobs failed. */
+  async retryFailedScan(fileId: string): Promise<boolean> {
+    const failed = (await this.failedScans()).find((f) => f.data.fileId === fileId);
+    if (!failed) return false;
+    await failed.job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return true;
   }
 
   /** Consumes the scan worker's verdicts. */

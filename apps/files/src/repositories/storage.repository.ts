@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, STORAGE_TYPES, VaultError, type BlobOperation, type StorageType } from '@vault/contracts';
+import {
+  ErrorCode,
+  STORAGE_TYPES,
+  VaultError,
+  type BlobOperation,
+  type RpcReply,
+  type StorageType,
+} from '@vault/contracts';
 import {
   buildBlobUrl,
   createStorageDrivers,
@@ -11,8 +18,15 @@ import {
   type StorageDriver,
   type VerifiedBlobRequest,
 } from '@vault/storage';
+import { withTimeout } from '@vault/server-kit';
 import type { FilesConfig } from '../config/files.config';
 import { FILES_CONFIG } from './connections';
+import { PROBE_KEY, probeStorage, shortError, storageSecrets } from './storage-probes';
+
+export type StorageHealth = RpcReply<'files.admin.storage-health'>['storage'][number];
+
+/** A storage that has not answered in this time is down (the admin service waits 2 s for the whole answer). */
+const PROBE_TIMEOUT_MS = 1500;
 
 /**
  * The configured storage drivers (a driver that is not configured is not offered) and the
@@ -25,6 +39,8 @@ export class StorageRepository {
   private readonly drivers = new Map<StorageType, StorageDriver>();
   readonly defaultType: StorageType;
   private readonly secret: string;
+  /** Masked out of the error texts of storage health. */
+  private readonly secrets: string[];
 
   constructor(@Inject(FILES_CONFIG) config: FilesConfig) {
     const { signingSecret, ...options } = config.storage;
@@ -32,6 +48,7 @@ export class StorageRepository {
     for (const [type, driver] of built.drivers) this.drivers.set(type, driver);
     this.defaultType = built.defaultType;
     this.secret = signingSecret;
+    this.secrets = storageSecrets(options, signingSecret);
   }
 
   configured(): Array<{ type: StorageType; label: string }> {
@@ -96,8 +113,21 @@ export class StorageRepository {
 
   /** For the health check: the default driver answers a stat of a key that does not exist. */
   async ping(): Promise<void> {
-    await this.driver(this.defaultType).stat(
-      '00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000',
+    await this.driver(this.defaultType).stat(PROBE_KEY);
+  }
+
+  /** The admin console's storage health: every configured driver probed (storage-probes), in parallel. */
+  health(): Promise<StorageHealth[]> {
+    return Promise.all(
+      [...this.drivers.values()].map(async (driver): Promise<StorageHealth> => {
+        const entry = { driver: driver.type, default: driver.type === this.defaultType };
+        try {
+          await withTimeout(probeStorage(driver), PROBE_TIMEOUT_MS);
+          return { ...entry, status: 'up' };
+        } catch (error) {
+          return { ...entry, status: 'down', error: shortError(error, this.secrets) };
+        }
+      }),
     );
   }
 }

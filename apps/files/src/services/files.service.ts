@@ -25,7 +25,7 @@ import {
 import { objectKey } from '@vault/storage';
 import { STORAGE_ENABLE_SETTINGS, type FilesConfig } from '../config/files.config';
 import type { FileEntity } from '../entities/file.entity';
-import { toEncryptionMetadata, toFileDto } from '../mappers/file.mapper';
+import { toEncryptionMetadata, toFileDto, toScanJob } from '../mappers/file.mapper';
 import { FILES_CONFIG } from '../repositories/connections';
 import { FilesRepository } from '../repositories/files.repository';
 import { QueuesRepository } from '../repositories/queues.repository';
@@ -171,23 +171,12 @@ export class FilesService {
     const active = await this.files.activate(auth.userId, fileId, new Date());
     const file = active ?? (await this.files.findOwned(auth.userId, fileId));
     if (!file || file.status !== 'active') throw notFound();
-    await this.queues
-      .queueScan({
-        fileId: file.id,
-        ownerId: file.ownerId,
-        storageType: file.storageType,
-        objectKey: file.objectKey,
-        size: file.size,
-        encryptedSize: file.encryptedSize,
-        chunkSize: file.chunkSize,
-        ...(plaintextSha256 ? { plaintextSha256 } : {}),
-      })
-      .catch((error: unknown) =>
-        // The upload stands; the badge stays 'pending' and says so. Logged for the operator.
-        this.logger.warn(
-          `Could not queue the scan of ${file.id}: ${error instanceof Error ? error.message : error}`,
-        ),
-      );
+    await this.queues.queueScan(toScanJob(file, plaintextSha256)).catch((error: unknown) =>
+      // The upload stands; the badge stays 'pending' and says so. Logged for the operator.
+      this.logger.warn(
+        `Could not queue the scan of ${file.id}: ${error instanceof Error ? error.message : error}`,
+      ),
+    );
     return { file: toFileDto(file) };
   }
 

@@ -35,13 +35,8 @@ describe(FilesService.name, () => {
   const absolute = (url: string) => t.absolute(url);
   const put = (url: string, bytes: Buffer) => t.put(url, bytes);
 
-  /** upload-url → PUT the bytes → upload-complete. */
-  async function upload(user: TestUser, storageType: StorageType, size = 70_000) {
-    const body = uploadBody(size, storageType);
-    const { started, bytes } = await t.startUpload(user, body);
-    const done = await user.call<FileResponse>(FILES_PATTERNS.completeUpload, { fileId: body.fileId });
-    return { body, bytes, started, file: done.file };
-  }
+  const upload = (user: TestUser, storageType: StorageType, size?: number) =>
+    t.upload(user, storageType, size);
 
   async function download(user: TestUser, id: string): Promise<Buffer> {
     const link = await user.call<DownloadUrlResponse>(FILES_PATTERNS.downloadUrl, {

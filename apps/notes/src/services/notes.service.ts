@@ -15,10 +15,12 @@ import {
   type NoteResponse,
   type RewrapNoteKeyRequest,
   type RpcAuth,
+  type RpcReply,
   type UpdateNoteRequest,
 } from '@vault/contracts';
 import type { NoteEntity } from '../entities/note.entity';
 import { toNoteDto } from '../mappers/note.mapper';
+import { NoteCountsRepository } from '../repositories/note-counts.repository';
 import { NotesRepository, type ListPosition, type NewNote } from '../repositories/notes.repository';
 import { takePage } from './list-page';
 import {
@@ -40,7 +42,10 @@ const notFound = () => new VaultError(ErrorCode.NOT_FOUND, NOTE_MESSAGES.notFoun
 export class NotesService {
   private readonly logger = new Logger(NotesService.name);
 
-  constructor(private readonly notes: NotesRepository) {}
+  constructor(
+    private readonly notes: NotesRepository,
+    private readonly totals: NoteCountsRepository,
+  ) {}
 
   /**
    * Active notes, newest `updatedAt` first; notes of the same `updatedAt` in the order they were
@@ -200,6 +205,15 @@ export class NotesService {
 
   counts(auth: RpcAuth): Promise<NoteCountsResponse> {
     return this.notes.counts(auth.userId);
+  }
+
+  /**
+   * The admin console's counts (numbers only): one owner's, counted from the notes themselves so
+   * they are exact, or everyone's from the per-owner counters.
+   */
+  async ownerCounts(ownerId: string | undefined): Promise<RpcReply<'notes.admin.counts'>> {
+    const { active, deleted } = ownerId ? await this.notes.counts(ownerId) : await this.totals.everyone();
+    return { notes: active, deletedNotes: deleted };
   }
 }
 

@@ -3,6 +3,7 @@ import { testDatabasePerFile } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CreateNotesSchema1795400000000 } from '../../src/migrations/1795400000000-create-notes-schema';
+import { NoteCounts1795800000000 } from '../../src/migrations/1795800000000-note-counts';
 import { notesDatabaseConfig } from '../../src/repositories/connections';
 import { NotesRepository } from '../../src/repositories/notes.repository';
 
@@ -27,8 +28,9 @@ describe(CreateNotesSchema1795400000000.name, () => {
     expect(await runMigrations(cfg())).toEqual([
       'CreateNotesSchema1795400000000',
       'NoteListOrder1795600000000',
+      'NoteCounts1795800000000',
     ]);
-    expect(await tables()).toEqual(['notes', 'notes_migrations']);
+    expect(await tables()).toEqual(['note_counts', 'notes', 'notes_migrations']);
   });
 
   it('applies nothing the second time', async () => {
@@ -177,7 +179,69 @@ describe(CreateNotesSchema1795400000000.name, () => {
     });
   });
 
+  describe(NoteCounts1795800000000.name, () => {
+    const counted = async () =>
+      (
+        await db.pg.query<{ owner_id: string; notes: number; deleted_notes: number }>(
+          `SELECT owner_id, notes::int, deleted_notes::int FROM notes.note_counts ORDER BY owner_id`,
+        )
+      ).rows;
+    const actual = async () =>
+      (
+        await db.pg.query<{ owner_id: string; notes: number; deleted_notes: number }>(
+          `SELECT owner_id, count(*) FILTER (WHERE NOT is_deleted)::int AS notes,
+                  count(*) FILTER (WHERE is_deleted)::int AS deleted_notes
+           FROM notes.notes GROUP BY owner_id ORDER BY owner_id`,
+        )
+      ).rows;
+
+    it('drops its table and triggers on down, and counts the notes already there when it comes up', async () => {
+      await revertLastMigration(cfg());
+      expect(await tables()).toEqual(['notes', 'notes_migrations']);
+      const triggers = await db.pg.query(`SELECT 1 FROM pg_trigger WHERE tgname LIKE 'note_counts%'`);
+      expect(triggers.rowCount).toBe(0);
+
+      expect(await runMigrations(cfg())).toEqual(['NoteCounts1795800000000']);
+      const rows = await counted();
+      expect(rows.length).toBeGreaterThan(60);
+      expect(rows).toEqual(await actual());
+    });
+
+    it('keeps every owner’s counts through inserts, trash, restore, edits and deletes', async () => {
+      const owner = randomUUID();
+      await db.pg.query(
+        `INSERT INTO notes.notes (id, owner_id, title, content, wrapped_dek, body_hash)
+         SELECT gen_random_uuid(), $1, 'a:b', 'a:b', 'k:i', 'h' FROM generate_series(1, 5)`,
+        [owner],
+      );
+      const mine = async () => (await counted()).find((r) => r.owner_id === owner);
+      expect(await mine()).toEqual({ owner_id: owner, notes: 5, deleted_notes: 0 });
+      await db.pg.query(
+        `UPDATE notes.notes SET is_deleted = true, deleted_at = now()
+         WHERE id IN (SELECT id FROM notes.notes WHERE owner_id = $1 LIMIT 3)`,
+        [owner],
+      );
+      // A trashed note trashed again, and an edit of every note, move nothing.
+      await db.pg.query(`UPDATE notes.notes SET deleted_at = now() WHERE owner_id = $1 AND is_deleted`, [
+        owner,
+      ]);
+      await db.pg.query(`UPDATE notes.notes SET title = 'c:d' WHERE owner_id = $1`, [owner]);
+      expect(await mine()).toEqual({ owner_id: owner, notes: 2, deleted_notes: 3 });
+      await db.pg.query(
+        `UPDATE notes.notes SET is_deleted = false, deleted_at = null
+         WHERE id IN (SELECT id FROM notes.notes WHERE owner_id = $1 AND is_deleted LIMIT 1)`,
+        [owner],
+      );
+      await db.pg.query(`DELETE FROM notes.notes WHERE owner_id = $1 AND is_deleted`, [owner]);
+      expect(await mine()).toEqual({ owner_id: owner, notes: 3, deleted_notes: 0 });
+      await db.pg.query(`DELETE FROM notes.notes WHERE owner_id = $1`, [owner]);
+      expect(await mine()).toBeUndefined();
+      expect(await counted()).toEqual(await actual());
+    });
+  });
+
   it('takes stored_order away on down, giving the list its index on (updated_at, id) back', async () => {
+    await revertLastMigration(cfg());
     await revertLastMigration(cfg());
     const cols = await db.pg.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'notes' AND table_name = 'notes'`,
@@ -191,14 +255,15 @@ describe(CreateNotesSchema1795400000000.name, () => {
 
   it('gives the notes already there stored_order 0 when it comes up again (their order stays by id)', async () => {
     const before = await db.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
-    expect(await runMigrations(cfg())).toEqual(['NoteListOrder1795600000000']);
+    expect(await runMigrations(cfg())).toEqual(['NoteListOrder1795600000000', 'NoteCounts1795800000000']);
     const res = await db.pg.query<{ n: number; zero: number }>(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE stored_order = 0)::int AS zero FROM notes.notes`,
     );
     expect(res.rows[0]).toEqual({ n: before.rows[0]!.n, zero: before.rows[0]!.n });
   });
 
-  it('removes the table again on down, keeping the schema and its ledger', async () => {
+  it('removes the tables again on down, keeping the schema and its ledger', async () => {
+    await revertLastMigration(cfg());
     await revertLastMigration(cfg());
     await revertLastMigration(cfg());
     expect(await tables()).toEqual(['notes_migrations']);
@@ -208,7 +273,8 @@ describe(CreateNotesSchema1795400000000.name, () => {
     expect(await runMigrations(cfg())).toEqual([
       'CreateNotesSchema1795400000000',
       'NoteListOrder1795600000000',
+      'NoteCounts1795800000000',
     ]);
-    expect(await tables()).toEqual(['notes', 'notes_migrations']);
+    expect(await tables()).toEqual(['note_counts', 'notes', 'notes_migrations']);
   });
 });

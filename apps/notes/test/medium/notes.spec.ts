@@ -10,6 +10,7 @@ import {
   type NoteListResponse,
   type NoteResponse,
 } from '@vault/contracts';
+import { serviceVersion } from '@vault/server-kit';
 import { randomUUID } from 'node:crypto';
 import { NotesService } from '../../src/services/notes.service';
 import {
@@ -408,13 +409,20 @@ describe(NotesService.name, () => {
   });
 
   describe('health and logs', () => {
-    it('answers its health with the database and Redis checked', async () => {
+    it('answers its health with the database and Redis checked, its version and its memory', async () => {
       expect(await t.call(P.health, undefined)).toEqual({
         service: 'notes',
         status: 'ok',
         uptimeSeconds: expect.any(Number),
         checks: { database: 'ok', redis: 'ok' },
+        version: serviceVersion('notes'),
+        memory: {
+          rssBytes: expect.any(Number),
+          heapUsedBytes: expect.any(Number),
+          heapTotalBytes: expect.any(Number),
+        },
       });
+      expect(serviceVersion('notes')).toMatch(/^\d+\.\d+\.\d+/);
     });
 
     it('never writes a sealed field to its log', async () => {

@@ -4,6 +4,8 @@ import {
   FILES_PATTERNS,
   type CreateUploadBody,
   type CreateUploadResponse,
+  type FileDto,
+  type FileResponse,
   type StorageType,
 } from '@vault/contracts';
 import {
@@ -49,6 +51,12 @@ export interface FilesTestApp extends RpcTestApp<FilesConfig, RunningFilesServic
     user: TestUser,
     body: CreateUploadBody,
   ): Promise<{ started: CreateUploadResponse; bytes: Buffer }>;
+  /** upload-url → PUT the bytes → upload-complete: a stored file (its scan queued). */
+  upload(
+    user: TestUser,
+    storageType: StorageType,
+    size?: number,
+  ): Promise<{ body: CreateUploadBody; bytes: Buffer; started: CreateUploadResponse; file: FileDto }>;
 }
 
 export async function startFilesTestApp(label: string): Promise<FilesTestApp> {
@@ -90,6 +98,13 @@ export async function startFilesTestApp(label: string): Promise<FilesTestApp> {
       body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
       headers: { 'content-type': 'application/octet-stream' },
     });
+  const startUpload: FilesTestApp['startUpload'] = async (user, body) => {
+    const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
+    const bytes = randomBytes(body.encryptedSize);
+    const res = await put(started.uploadUrl, bytes);
+    expect(res.status).toBeLessThan(300);
+    return { started, bytes };
+  };
   return {
     ...t,
     s3,
@@ -98,12 +113,12 @@ export async function startFilesTestApp(label: string): Promise<FilesTestApp> {
     blobBase,
     absolute,
     put,
-    async startUpload(user, body) {
-      const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
-      const bytes = randomBytes(body.encryptedSize);
-      const res = await put(started.uploadUrl, bytes);
-      expect(res.status).toBeLessThan(300);
-      return { started, bytes };
+    startUpload,
+    async upload(user, storageType, size = 70_000) {
+      const body = uploadBody(size, storageType);
+      const { started, bytes } = await startUpload(user, body);
+      const done = await user.call<FileResponse>(FILES_PATTERNS.completeUpload, { fileId: body.fileId });
+      return { body, bytes, started, file: done.file };
     },
     async close() {
       await t.close();
