@@ -1,4 +1,10 @@
-import { AUDIT_HASH_VERSION, auditHash, GENESIS_HASH, type AuditDetails } from './audit-entry';
+import {
+  AUDIT_HASH_VERSION,
+  auditHash,
+  GENESIS_HASH,
+  type AuditDetails,
+  type AuditEntry,
+} from './audit-entry';
 
 /** One row of admin.audit_log as the pg driver reads it (bigint as a string, timestamptz as a Date). */
 export interface AuditRow {
@@ -20,6 +26,21 @@ export interface AuditRow {
 
 export const AUDIT_COLUMNS = `"id", "created_at", "actor_id", "actor_label", "action", "target_type", "target_id",
   "reason", "ip", "user_agent", "details", "hash_version", "prev_hash", "hash"`;
+
+/** The entry's own fields of a row (what the hash covers besides id, time and prev_hash). */
+export function entryFields(row: AuditRow): AuditEntry {
+  return {
+    actorId: row.actor_id,
+    actorLabel: row.actor_label,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    reason: row.reason,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    details: row.details,
+  };
+}
 
 /** Runs one query and answers its rows (a pg Client, a TypeORM DataSource or EntityManager). */
 export type RowQuery = (sql: string, params: unknown[]) => Promise<AuditRow[]>;
@@ -77,17 +98,9 @@ export async function verifyAuditChain(query: RowQuery, batchSize = 1000): Promi
         );
       }
       const hash = auditHash({
+        ...entryFields(row),
         id: row.id,
         createdAt: row.created_at,
-        actorId: row.actor_id,
-        actorLabel: row.actor_label,
-        action: row.action,
-        targetType: row.target_type,
-        targetId: row.target_id,
-        reason: row.reason,
-        ip: row.ip,
-        userAgent: row.user_agent,
-        details: row.details,
         prevHash: row.prev_hash,
       });
       if (row.hash !== hash) return broken('hash', 'hash does not match its fields (altered)');

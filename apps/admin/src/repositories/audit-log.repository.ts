@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditList } from '@vault/contracts';
 import { DataSource } from 'typeorm';
 import {
   AUDIT_HASH_VERSION,
@@ -8,7 +9,13 @@ import {
   type AuditEntryInput,
   type AuditRecord,
 } from '../audit/audit-entry';
-import { verifyAuditChain, type AuditRow, type AuditVerification } from '../audit/verify-chain';
+import { auditEntryDto } from '../audit/audit-entry-dto';
+import {
+  AUDIT_COLUMNS,
+  verifyAuditChain,
+  type AuditRow,
+  type AuditVerification,
+} from '../audit/verify-chain';
 
 /**
  * Appends take this transaction-scoped advisory lock, so entries are chained one at a time.
@@ -67,6 +74,20 @@ export class AuditLogRepository {
       );
       return record;
     });
+  }
+
+  /** A page of entries, newest first: those with an id below `before` (the log's own order). */
+  async list(limit: number, before?: number): Promise<AuditList> {
+    const rows = await this.dataSource.query<AuditRow[]>(
+      `SELECT ${AUDIT_COLUMNS} FROM "admin"."audit_log"
+       WHERE $1::bigint IS NULL OR "id" < $1::bigint ORDER BY "id" DESC LIMIT $2`,
+      [before ?? null, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    return {
+      entries: page.map(auditEntryDto),
+      nextBefore: rows.length > limit && page.length > 0 ? Number(page[page.length - 1]!.id) : null,
+    };
   }
 
   /** Walks the whole chain (verifyAuditChain). */
