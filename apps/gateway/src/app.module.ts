@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { RedisRateLimiter } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
+import { AdminCookies } from './auth/admin-cookie';
+import { AdminGuard } from './auth/admin.guard';
 import { JwtAuthGuard } from './auth/jwt-auth.guard';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { RefreshCookies } from './auth/refresh-cookie';
@@ -52,11 +54,14 @@ export class AppModule {
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
         SessionLiveness,
         RefreshCookies,
+        AdminCookies,
         { provide: RedisRateLimiter, useFactory: () => new RedisRateLimiter(redis) },
         HealthService,
         WebConfigRoute,
         // Global guards run in this order: who is calling first, so limits count per user.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        // Admin routes: the admin cookie's session and the route's permission (no bearer token).
+        { provide: APP_GUARD, useClass: AdminGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],

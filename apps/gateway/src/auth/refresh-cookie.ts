@@ -23,20 +23,30 @@ export function isSecureCookie(mode: CookieSecureMode, host: string | undefined)
   return !LOCAL_HOSTS.has(hostnameOf(host));
 }
 
-/** The refresh cookie (docs/api.md "Authentication"): HttpOnly, SameSite=Strict, scoped to /api/auth. */
-export function refreshCookieOptions(
+/** A credential cookie (refresh, admin): HttpOnly, SameSite=Strict, scoped to `path`. */
+export function strictCookieOptions(
+  path: string,
   mode: CookieSecureMode,
   host: string | undefined,
   maxAgeSeconds?: number,
 ): CookieOptions {
   const options: CookieOptions = {
-    path: REFRESH_COOKIE.path,
+    path,
     httpOnly: true,
     sameSite: 'strict',
     secure: isSecureCookie(mode, host),
   };
   if (maxAgeSeconds !== undefined) options.maxAge = Math.max(0, Math.floor(maxAgeSeconds));
   return options;
+}
+
+/** The refresh cookie (docs/api.md "Authentication"): HttpOnly, SameSite=Strict, scoped to /api/auth. */
+export function refreshCookieOptions(
+  mode: CookieSecureMode,
+  host: string | undefined,
+  maxAgeSeconds?: number,
+): CookieOptions {
+  return strictCookieOptions(REFRESH_COOKIE.path, mode, host, maxAgeSeconds);
 }
 
 /** Reads, sets and clears the refresh cookie; auth never sees HTTP, the gateway never sees sessions. */

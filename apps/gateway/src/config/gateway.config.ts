@@ -1,5 +1,11 @@
 import { createPublicKey } from 'node:crypto';
-import { commonEnvSchema, DEFAULT_RPC_PORTS, loadConfig, readSecret } from '@vault/server-kit';
+import {
+  commonEnvSchema,
+  loadConfig,
+  readSecret,
+  rpcPeersEnvShape,
+  rpcPeersFromEnv,
+} from '@vault/server-kit';
 import { z } from 'zod';
 
 /**
@@ -97,14 +103,7 @@ const originOf = (originOnly: boolean) =>
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_PORT: int(8080, 0, 65535),
-  AUTH_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  AUTH_RPC_PORT: int(DEFAULT_RPC_PORTS.auth, 1, 65535),
-  NOTES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  NOTES_RPC_PORT: int(DEFAULT_RPC_PORTS.notes, 1, 65535),
-  FILES_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  FILES_RPC_PORT: int(DEFAULT_RPC_PORTS.files, 1, 65535),
-  ADMIN_RPC_HOST: z.string().min(1).default('127.0.0.1'),
-  ADMIN_RPC_PORT: int(DEFAULT_RPC_PORTS.admin, 1, 65535),
+  ...rpcPeersEnvShape,
   FILES_HTTP_URL: originOf(true).transform((v) => v ?? 'http://127.0.0.1:4013'),
   S3_PUBLIC_ENDPOINT: originOf(false),
   CLOUDINARY_UPLOAD_ORIGIN: originOf(false),
@@ -215,10 +214,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     port: e.GATEWAY_PORT,
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     rpc: { transport: e.RPC_TRANSPORT, natsUrl: e.NATS_URL, timeoutMs: e.RPC_TIMEOUT_MS },
-    auth: { host: e.AUTH_RPC_HOST, port: e.AUTH_RPC_PORT },
-    notes: { host: e.NOTES_RPC_HOST, port: e.NOTES_RPC_PORT },
-    files: { host: e.FILES_RPC_HOST, port: e.FILES_RPC_PORT, httpUrl: e.FILES_HTTP_URL },
-    admin: { host: e.ADMIN_RPC_HOST, port: e.ADMIN_RPC_PORT },
+    ...rpcPeersFromEnv(e, ['auth', 'notes', 'admin']),
+    files: { ...rpcPeersFromEnv(e, ['files']).files, httpUrl: e.FILES_HTTP_URL },
     storageOrigins: {
       ...(e.S3_PUBLIC_ENDPOINT ? { s3: e.S3_PUBLIC_ENDPOINT } : {}),
       ...(e.CLOUDINARY_UPLOAD_ORIGIN ? { cloudinaryUpload: e.CLOUDINARY_UPLOAD_ORIGIN } : {}),

@@ -20,7 +20,8 @@ export interface ApiAnswer {
   schema?: z.ZodType | z.ZodType[];
   /** The answer is the stored (encrypted) bytes, not JSON. */
   binary?: boolean;
-  cookie?: 'set' | 'clear';
+  /** Sets or clears the refresh cookie, or (`admin-*`) the admin console's cookie. */
+  cookie?: 'set' | 'clear' | 'admin-set' | 'admin-clear';
 }
 
 /** A body that is not JSON: a component written as JSON Schema, sent as `mediaType`. */

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z } from 'zod';
+import { ADMIN_REQUIREMENT, type AdminRequirement } from '../auth/admin.decorators';
 import { AUTH_MODE, type AuthMode } from '../auth/auth.decorators';
 import { API_PREFIX } from '../routes/controllers';
 import { RATE_LIMIT_BUCKET, type RateLimitBucket } from '../security/rate-limit.decorator';
@@ -26,6 +27,8 @@ export interface MappedRoute {
   /** The first segment under /api: auth, notes, files, health. */
   tag: string;
   auth: AuthMode;
+  /** What an admin route (`auth: 'admin'`) needs: any admin, a super admin, or a permission. */
+  adminRequirement: AdminRequirement | undefined;
   rateLimit: RateLimitBucket;
   /** The status of a success when the route does not set one itself. */
   status: number;
@@ -97,6 +100,10 @@ export function mappedRoutes(controllers: Type[]): MappedRoute[] {
         tag: base.split('/')[0] ?? base,
         auth:
           reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, [handler, controller]) ?? 'required',
+        adminRequirement: reflector.getAllAndOverride<AdminRequirement | undefined>(ADMIN_REQUIREMENT, [
+          handler,
+          controller,
+        ]),
         rateLimit:
           reflector.getAllAndOverride<RateLimitBucket | undefined>(RATE_LIMIT_BUCKET, [
             handler,

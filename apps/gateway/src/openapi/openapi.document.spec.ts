@@ -28,6 +28,7 @@ function documentProblems(controllers: Parameters<typeof mappedRoutes>[0]): stri
     public: [],
     optional: [{}, { bearer: [] }],
     required: [{ bearer: [] }],
+    admin: [{ adminCookie: [] }],
   };
   for (const route of mappedRoutes(controllers)) {
     const key = `${route.method} ${route.path}`;
@@ -144,6 +145,42 @@ describe('buildOpenApiDocument', () => {
     expect(login.responses['423']).toHaveProperty('headers.Retry-After');
     expect(login.responses['429']).toHaveProperty('headers.Retry-After');
     expect(login.responses['200']).toHaveProperty('headers.Set-Cookie');
+  });
+
+  it('documents the admin session routes: the admin cookie, its 401/403 and the cookie headers', () => {
+    type Op = { security: unknown[]; responses: Record<string, Record<string, unknown>> } & Record<
+      string,
+      unknown
+    >;
+    const op = (method: string) => doc.paths['/api/admin/session']?.[method] as Op;
+    expect(doc.components.securitySchemes['adminCookie']).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'vault_admin',
+    });
+    expect(op('get').security).toEqual([{ adminCookie: [] }]);
+    expect(op('get')['x-admin-requirement']).toBe('session');
+    expect(Object.keys(op('get').responses).sort()).toEqual(['200', '401', '403', '429', '500', '503']);
+    expect(op('get').responses['403']?.['description']).toContain('ADMIN_2FA_REQUIRED');
+    expect(op('get').responses['403']?.['description']).not.toContain('PERMISSION_DENIED');
+    expect(op('post').security).toEqual([]);
+    expect(op('post')['x-rate-limit']).toBe('auth');
+    expect(op('post').responses['200']).toHaveProperty('headers.Set-Cookie');
+    expect(JSON.stringify(op('post').responses['200'])).toContain('Path=/api/admin');
+    expect(op('delete').responses['204']).toHaveProperty('headers.Set-Cookie');
+    // Every permission-guarded admin route documents its 403s and the cookie scheme.
+    for (const [path, methods] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/admin/'))) {
+      for (const [method, operation] of Object.entries(methods) as [string, Op][]) {
+        if (!operation['x-admin-requirement']) continue;
+        expect(operation.security).toEqual([{ adminCookie: [] }]);
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '403']));
+        if (operation['x-admin-requirement'] !== 'session') {
+          expect(`${method} ${path}: ${String(operation.responses['403']?.['description'])}`).toContain(
+            'PERMISSION_DENIED',
+          );
+        }
+      }
+    }
   });
 
   it('documents the notes routes: query parameters, path ids, 201/204, 404/409/413 and 503', () => {

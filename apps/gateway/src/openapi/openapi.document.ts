@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { ERROR_INFO, ErrorCode, REFRESH_COOKIE } from '@vault/contracts';
+import { ADMIN_COOKIE, ERROR_INFO, ErrorCode, REFRESH_COOKIE } from '@vault/contracts';
 import type { z } from 'zod';
 import { GATEWAY_CONTROLLERS } from '../routes/controllers';
 import type { ApiAnswer, ApiDoc, RawBody } from './api-doc';
@@ -39,6 +39,21 @@ const RETRY_AFTER_HEADER = {
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
 };
 
+/**
+ * What AdminGuard answers on an admin route (docs/api.md "Admin sign-in"): no or an ended session,
+ * an account that is no longer an admin or lost its 2FA, a missing permission, and a cross-origin
+ * state change.
+ */
+function adminErrors(route: DocumentedRoute): ErrorCode[] {
+  return [
+    E.UNAUTHENTICATED,
+    E.ADMIN_REQUIRED,
+    E.ADMIN_2FA_REQUIRED,
+    ...(route.adminRequirement === 'session' ? [] : [E.PERMISSION_DENIED]),
+    ...(route.method === 'get' || route.method === 'head' ? [] : [E.FORBIDDEN]),
+  ];
+}
+
 function errorResponses(route: DocumentedRoute): Record<string, unknown> {
   // What every route of its kind may answer comes first: a checked argument may fail validation,
   // a protected route may find no token or an ended session, and a row named by a checked path id
@@ -46,6 +61,7 @@ function errorResponses(route: DocumentedRoute): Record<string, unknown> {
   const codes = new Set<ErrorCode>([
     ...(route.body || route.params || route.query ? [E.VALIDATION_FAILED] : []),
     ...(route.auth === 'required' ? [E.UNAUTHENTICATED, E.SESSION_REVOKED] : []),
+    ...(route.auth === 'admin' ? adminErrors(route) : []),
     ...(route.args.params ? [E.NOT_FOUND] : []),
     ...(route.doc.errors ?? []),
   ]);
@@ -73,6 +89,8 @@ function errorResponses(route: DocumentedRoute): Record<string, unknown> {
 const COOKIE_HEADERS = {
   set: `${REFRESH_COOKIE.name}=<refresh token>; HttpOnly; SameSite=Strict; Path=${REFRESH_COOKIE.path}; Max-Age=<grant>; Secure outside localhost`,
   clear: `${REFRESH_COOKIE.name}=; Path=${REFRESH_COOKIE.path}; Expires in the past`,
+  'admin-set': `${ADMIN_COOKIE.name}=<admin session token>; HttpOnly; SameSite=Strict; Path=${ADMIN_COOKIE.path}; Max-Age=<to the absolute end>; Secure outside localhost`,
+  'admin-clear': `${ADMIN_COOKIE.name}=; Path=${ADMIN_COOKIE.path}; Expires in the past`,
 };
 
 function answerHeaders(answer: ApiAnswer, status: number): Record<string, unknown> {
@@ -145,6 +163,8 @@ function security(route: DocumentedRoute): unknown[] {
       return [{ bearer: [] }];
     case 'optional':
       return [{}, { bearer: [] }];
+    case 'admin':
+      return [{ adminCookie: [] }];
     default:
       return [];
   }
@@ -170,6 +190,8 @@ function operation(route: DocumentedRoute, components: Components): Record<strin
     security: security(route),
     // The rate-limit bucket the route counts against (docs/api.md "Rate limits"); 429 when over it.
     'x-rate-limit': route.rateLimit,
+    // What an admin route needs beyond a live admin session (docs/api.md "Admin").
+    ...(route.adminRequirement ? { 'x-admin-requirement': route.adminRequirement } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successResponses(route, components), ...errorResponses(route) },
@@ -221,6 +243,12 @@ export function buildOpenApiDocument(
           'never sees a plaintext byte or name',
       },
       { name: 'health', description: 'Probes' },
+      {
+        name: 'admin',
+        description:
+          'The admin console (docs/api.md "Admin"): the HttpOnly admin cookie, never a bearer token; ' +
+          'role and permissions are read from the database on every call; counts and sizes only',
+      },
     ],
     paths,
     components: {
@@ -228,6 +256,7 @@ export function buildOpenApiDocument(
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (EdDSA)' },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE.name },
+        adminCookie: { type: 'apiKey', in: 'cookie', name: ADMIN_COOKIE.name },
       },
     },
   };

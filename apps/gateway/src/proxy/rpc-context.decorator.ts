@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 
 const MAX_USER_AGENT = 512;
 
-/** The RpcContext of a request: request id, client IP (per TRUST_PROXY), user agent, caller. */
+/** The RpcContext of a request: request id, client IP (per TRUST_PROXY), user agent, caller (user or admin). */
 export function rpcContextOf(request: FastifyRequest): RpcContext {
   const ua = request.headers['user-agent'];
   const ctx: RpcContext = {
@@ -13,6 +13,7 @@ export function rpcContextOf(request: FastifyRequest): RpcContext {
     userAgent: typeof ua === 'string' ? ua.slice(0, MAX_USER_AGENT) : '',
   };
   if (request.auth) ctx.auth = request.auth;
+  if (request.admin) ctx.admin = request.admin;
   return ctx;
 }
 

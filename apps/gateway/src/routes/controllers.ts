@@ -1,4 +1,8 @@
 import type { Type } from '@nestjs/common';
+import { AdminSecurityController } from './admin/admin-security.controller';
+import { AdminSessionController } from './admin/admin-session.controller';
+import { AdminSystemController } from './admin/admin-system.controller';
+import { AdminUsersController } from './admin/admin-users.controller';
 import { AccountController } from './auth/account.controller';
 import { AuthController } from './auth/auth.controller';
 import { RecoveryController } from './auth/recovery.controller';
@@ -24,4 +28,8 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   FilesController,
   FilesBlobController,
   HealthController,
+  AdminSessionController,
+  AdminUsersController,
+  AdminSecurityController,
+  AdminSystemController,
 ];

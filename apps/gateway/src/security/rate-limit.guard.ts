@@ -47,11 +47,11 @@ export class RateLimitGuard implements CanActivate {
         return [`ip:${request.ip}`, this.config.rateLimit.authPerMinute];
       case 'blob':
         return [`ip:${request.ip}`, this.config.rateLimit.blobPerMinute];
-      default:
-        return [
-          request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`,
-          this.config.rateLimit.apiPerMinute,
-        ];
+      default: {
+        // Signed-in callers count per account (an admin's console calls per admin), others per IP.
+        const account = request.auth?.userId ?? request.admin?.id;
+        return [account ? `user:${account}` : `ip:${request.ip}`, this.config.rateLimit.apiPerMinute];
+      }
     }
   }
 }

@@ -36,6 +36,8 @@ export const ADMIN_MESSAGES = {
   loginFailed: 'Login failed',
   adminLoginFailed: 'Admin login failed',
   enterCode: 'Please enter your 2FA code',
+  /** The admin API's 401: its session is the console's own, never the vault's bearer token. */
+  signInRequired: 'Admin sign-in required: the admin console has a session of its own',
   superAdminOnly: 'Only a super admin can change roles and permissions',
   notYourself: 'You cannot change your own role, lock yourself or end your own admin session here',
   confirmMismatch: "Type the account's username to confirm",

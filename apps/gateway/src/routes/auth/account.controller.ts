@@ -1,12 +1,16 @@
-import { Body, Controller, Req, Res } from '@nestjs/common';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
 import {
   accountSettingsSchema,
   deleteAccountBodySchema,
   ErrorCode as E,
+  ownEventListSchema,
+  ownEventsQuerySchema,
   verifyEmergencyBodySchema,
   type AccountSettings,
   type AuthResponse,
   type DeleteAccountBody,
+  type OwnEventList,
+  type OwnEventsQuery,
   type Requires2faResponse,
   type RpcContext,
   type VerifyEmergencyBody,
@@ -37,6 +41,24 @@ export class AccountController {
   })
   getSettings(@Ctx() ctx: RpcContext): Promise<AccountSettings> {
     return this.rpc.call('auth.settings.get', ctx, undefined);
+  }
+
+  @Route('get', 'security-events', {
+    summary:
+      "The caller's own security events, newest first (sign-ins, changes, what an administrator did), " +
+      'paged with an opaque cursor',
+    success: [
+      {
+        description: 'One page of events and the next cursor (null on the last page)',
+        schema: ownEventListSchema,
+      },
+    ],
+  })
+  securityEvents(
+    @Ctx() ctx: RpcContext,
+    @Query(zodPipe(ownEventsQuerySchema)) query: OwnEventsQuery,
+  ): Promise<OwnEventList> {
+    return this.rpc.call('auth.security-events.list', ctx, query);
   }
 
   @Route('put', 'settings', {
