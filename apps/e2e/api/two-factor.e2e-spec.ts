@@ -11,10 +11,10 @@ import {
   type Requires2faResponse,
   type TwoFactorEnableResponse,
 } from '@vault/contracts';
-import Redis from 'ioredis';
 import { generate } from 'otplib';
 import { randomBytes } from 'node:crypto';
 import { signUp, type TestAccount } from '../support/accounts';
+import { forgetSpentSteps } from '../support/admin';
 import { e2eEnv, sleep } from '../support/env';
 import { expectError, expectRefreshCookie, ISO_DATE, meStatus } from '../support/expect';
 import { ApiClient, assertStatus, type ApiResponse } from '../support/http';
@@ -31,20 +31,6 @@ const codeAt = (secret: string, offset = 0): Promise<string> =>
 async function midStep(): Promise<void> {
   const intoStep = (Date.now() / 1000) % 30;
   if (intoStep > 24) await sleep((31 - intoStep) * 1000);
-}
-
-/**
- * The setup spent its code's time step (a code is accepted once), which would make "the previous step"
- * unusable for a sign-in in the same half minute. Tests that sign in right after setup forget that mark.
- */
-async function forgetSpentSteps(userId: string): Promise<void> {
-  const redis = new Redis(env.redisUrl!, { keyPrefix: env.redisPrefix!, maxRetriesPerRequest: 2 });
-  try {
-    const keys = await redis.keys(`${env.redisPrefix!}totp-used:${userId}:*`);
-    for (const key of keys) await redis.del(key.slice(env.redisPrefix!.length));
-  } finally {
-    redis.disconnect();
-  }
 }
 
 interface TwoFactorAccount extends TestAccount {
