@@ -24,7 +24,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import YAML from 'yaml';
-import { checkRunner, root } from './checks.mjs';
+import { SERVICES } from '../scripts/lib/stack.mjs';
+import { checkRunner, documentedVariables, root } from './checks.mjs';
 
 const require = createRequire(import.meta.url);
 const k8sDir = join(root, 'k8s');
@@ -502,30 +503,6 @@ function quantity(q) {
   return Number(m[1]) * (m[2] ? unit[m[2]] : 1);
 }
 
-/** Documented variables per service: rows "| `NAME`" of the Configuration table of apps/<svc>/README.md. */
-const variableCache = new Map();
-function documentedVariables(service) {
-  if (variableCache.has(service)) return variableCache.get(service);
-  const file = join(root, 'apps', service, 'README.md');
-  const names = new Set();
-  if (existsSync(file)) {
-    const text = readFileSync(file, 'utf8');
-    const start = text.search(/^## Configuration\s*$/m);
-    if (start >= 0) {
-      const rest = text.slice(start + 1);
-      const end = rest.search(/^## /m);
-      const section = end >= 0 ? rest.slice(0, end) : rest;
-      for (const line of section.split('\n')) {
-        if (!line.startsWith('| `')) continue;
-        const firstCell = line.split('|')[1];
-        for (const m of firstCell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(m[1]);
-      }
-    }
-  }
-  variableCache.set(service, names);
-  return names;
-}
-
 /** Every variable a container gets, with its value where the manifests know it. */
 function containerEnv(c, objs) {
   const env = new Map();
@@ -989,6 +966,26 @@ const CHECKS = {
       return out;
     },
   },
+  services: {
+    title:
+      'every service `npm start` runs has a Deployment, and each that migrates a migration Job, on its image',
+    run(objs) {
+      const out = [];
+      const runs = (kind, app, file) =>
+        byKind(objs, kind).some((w) =>
+          containersOf(w).some(
+            (c) => serviceOfImage(c.image) === app && [c.command ?? []].flat().join(' ').includes(file),
+          ),
+        );
+      for (const { name, main, migrate } of SERVICES) {
+        const app = main.split('/')[1];
+        if (!runs('Deployment', app, main)) out.push(`${name}: no Deployment runs ${main} on vault-${app}`);
+        if (migrate && !runs('Job', app, migrate))
+          out.push(`${name}: no Job runs ${migrate} on vault-${app}`);
+      }
+      return out;
+    },
+  },
   images: {
     title: 'every image is a vault-<service> of apps/ with an explicit tag (not latest) or digest',
     run(objs) {
@@ -1296,6 +1293,29 @@ const MUTATIONS = [
     'images',
     'an image on latest',
     (o) => (container(o, 'Deployment', 'gateway').image = 'registry.example.com/vault/vault-gateway:latest'),
+  ],
+  [
+    'services',
+    'the admin Deployment left out',
+    (o) => o.splice(o.indexOf(find(o, 'Deployment', 'admin')), 1),
+  ],
+  [
+    'services',
+    'the admin migration left out',
+    (o) => o.splice(o.indexOf(find(o, 'Job', 'migrate-admin')), 1),
+  ],
+  [
+    'network',
+    'admin opened to the namespace',
+    (o) =>
+      (find(o, 'NetworkPolicy', 'admin').spec.ingress = [
+        { from: [{ podSelector: {} }], ports: [{ protocol: 'TCP', port: 9090 }] },
+      ]),
+  ],
+  [
+    'env',
+    'an unknown variable on admin',
+    (o) => (find(o, 'ConfigMap', 'vault-admin-config').data.ADMIN_DEBUG = '1'),
   ],
   ['images', 'an untagged image', (o) => (container(o, 'Job', 'migrate').image = 'vault-auth')],
 ];

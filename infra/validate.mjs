@@ -19,6 +19,7 @@ import {
   workspaceFiles,
 } from './dockerfile-check.mjs';
 import { checkRunner, root } from './checks.mjs';
+import { COMPOSE_CHECKS, COMPOSE_MUTATIONS } from './compose-check.mjs';
 
 const require = createRequire(import.meta.url);
 const { check, finish } = checkRunner();
@@ -283,24 +284,33 @@ for (const id of Object.keys(DOCKER_CHECKS))
     if (!MUTATIONS.some(([m]) => m === id)) throw new Error('no planted mistake for it');
   });
 
-check('services wait for their dependencies and migrations', () => {
+// ── docker-compose.yml against the services (compose-check.mjs) ─────────────────────────
+const COMPOSE_TITLES = {
+  services: 'every service of `npm start` runs in compose, on its image, after its migration',
+  env: "every variable set for a service is one of that service's (apps/<svc>/README.md)",
+  rpc: 'RPC services listen on 0.0.0.0; their callers name the service and port that runs each peer',
+  hosts: 'every other *_HOST names a compose service or 0.0.0.0',
+  health: 'a service with HEALTH_PORT has a healthcheck asking its readiness',
+};
+for (const [id, title] of Object.entries(COMPOSE_TITLES))
+  check(`docker-compose.yml: ${title}`, () => {
+    const problems = COMPOSE_CHECKS[id](compose);
+    if (problems.length) throw new Error(problems.join('\n'));
+  });
+for (const [id, what, mutate] of COMPOSE_MUTATIONS)
+  check(`the compose check "${id}" catches: ${what}`, () => {
+    const planted = JSON.parse(JSON.stringify(compose));
+    mutate(planted);
+    if (!COMPOSE_CHECKS[id](planted).length) throw new Error('not caught');
+  });
+for (const id of Object.keys(COMPOSE_CHECKS))
+  check(`the compose check "${id}" is exercised by a planted mistake`, () => {
+    if (!COMPOSE_MUTATIONS.some(([m]) => m === id)) throw new Error('no planted mistake for it');
+  });
+
+check('the gateway starts after the services it calls; only the public ports are published', () => {
   const s = compose.services;
-  if (s.auth.depends_on.migrate.condition !== 'service_completed_successfully')
-    throw new Error('auth must wait for migrate');
-  if (s.migrate.depends_on.postgres.condition !== 'service_healthy')
-    throw new Error('migrate must wait for postgres');
-  for (const svc of ['notes', 'files']) {
-    const migrate = `migrate-${svc}`;
-    if (s[svc].depends_on[migrate].condition !== 'service_completed_successfully')
-      throw new Error(`${svc} must wait for ${migrate}`);
-    if (s[migrate].depends_on.postgres.condition !== 'service_healthy')
-      throw new Error(`${migrate} must wait for postgres`);
-    if (!String(s[migrate].command).includes(`apps/${svc}/dist/migrate.js`))
-      throw new Error(`${migrate} must run the ${svc} migrations`);
-    if (s[migrate].image !== s[svc].image)
-      throw new Error(`${migrate} must run on the ${svc} image (it holds apps/${svc})`);
-  }
-  for (const svc of ['auth', 'notes', 'files']) {
+  for (const svc of ['auth', 'notes', 'files', 'admin']) {
     if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
   }
   if (!s.gateway.ports?.length) throw new Error('the gateway must be published');
