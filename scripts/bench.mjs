@@ -9,7 +9,7 @@ import { ROOT, log } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
 // `node scripts/bench.mjs [name...] [-- flags]` runs only the named benchmarks (crypto, signin, vault,
-// files); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
+// files, admin); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
 const dashes = process.argv.indexOf('--', 2);
 const only = new Set(process.argv.slice(2, dashes === -1 ? undefined : dashes));
 const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1);
@@ -62,5 +62,19 @@ if (wanted('vault'))
 if (wanted('files'))
   await onBenchStack(({ baseUrl }) =>
     runBench('files.bench.mjs', ['--base', baseUrl, '--json', join(outDir, 'files.json')]),
+  );
+
+// The admin console (issue 14): stats and user pages with 100,000 accounts and 1,000,000 notes seeded,
+// against the admin session check through the same gateway path, interleaved.
+if (wanted('admin'))
+  await onBenchStack(({ baseUrl, env }) =>
+    runBench('admin.bench.mjs', [
+      '--base',
+      baseUrl,
+      '--database-url',
+      env.DATABASE_URL,
+      '--json',
+      join(outDir, 'admin.json'),
+    ]),
   );
 log(`results in ${outDir}`);

@@ -20,7 +20,7 @@ export async function loadVaultCrypto() {
 /**
  * A new account through `POST /api/auth/signup` (sent as `userAgent`), with the real client side of
  * the protocol and the default (real) KDF, so that an unlock times the real KDF. Returns the
- * credentials, the vault key and the access token.
+ * credentials (authKey included), the vault key and the access token.
  */
 export async function signUpThroughApi(base, userAgent) {
   const { DEFAULT_KDF_PARAMS, createAccount } = await loadVaultCrypto();
@@ -45,7 +45,14 @@ export async function signUpThroughApi(base, userAgent) {
   const text = await res.text();
   if (res.status !== 201) throw new Error(`sign-up: HTTP ${res.status} ${text.slice(0, 300)}`);
   const { access } = JSON.parse(text);
-  return { username: id, email: `${id}@example.com`, password, vaultKey: keys.vaultKey, access };
+  return {
+    username: id,
+    email: `${id}@example.com`,
+    password,
+    authKey: keys.authKey,
+    vaultKey: keys.vaultKey,
+    access,
+  };
 }
 
 /** Signs `account` in through the app's /login screen, up to the vault. */
