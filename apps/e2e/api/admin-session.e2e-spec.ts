@@ -91,8 +91,11 @@ describe('admin sign-in (API)', () => {
     expect(me.body.admin.id).toBe(admin.user.id);
     expect(Date.parse(me.body.idleExpiresAt)).toBeGreaterThanOrEqual(Date.parse(res.body.idleExpiresAt));
 
-    // The admin's own vault access token is no admin credential.
-    const bearer = await new ApiClient('bearer').get(SESSION, { token: admin.client.access! });
+    // The admin's own vault access token is no admin credential. Refreshed first: the one from
+    // sign-up was signed before the promotion and still names a regular account (403, next test).
+    const refreshed = await admin.client.post<{ access: string }>('/api/auth/refresh');
+    expect(refreshed.status).toBe(200);
+    const bearer = await new ApiClient('bearer').get(SESSION, { token: refreshed.body.access });
     expectError(bearer, 401, ADMIN_MESSAGES.signInRequired, { code: ErrorCode.UNAUTHENTICATED });
   });
 
@@ -120,10 +123,12 @@ describe('admin sign-in (API)', () => {
     expect((await client.get(SESSION)).status).toBe(401);
   });
 
-  it('answers 401 to a user vault access token, and 403 to a cross-origin state change', async () => {
+  it("answers 403 ADMIN_REQUIRED to a regular account's vault token, 401 without one, and 403 to a cross-origin state change", async () => {
     const user = await signUp();
     const res = await user.client.get(SESSION);
-    expectError(res, 401, message(ErrorCode.UNAUTHENTICATED), { code: ErrorCode.UNAUTHENTICATED });
+    expectError(res, 403, message(ErrorCode.ADMIN_REQUIRED), { code: ErrorCode.ADMIN_REQUIRED });
+    const nobody = await new ApiClient('nobody').get(SESSION);
+    expectError(nobody, 401, ADMIN_MESSAGES.signInRequired, { code: ErrorCode.UNAUTHENTICATED });
 
     const admin = await createAdmin('super_admin');
     const { client } = await adminSignIn(admin);
