@@ -11,21 +11,16 @@ import {
   type Requires2faResponse,
   type TwoFactorEnableResponse,
 } from '@vault/contracts';
-import { generate } from 'otplib';
 import { randomBytes } from 'node:crypto';
 import { signUp, type TestAccount } from '../support/accounts';
-import { forgetSpentSteps } from '../support/admin';
+import { enableTwoFactor, totpAt as codeAt, type TwoFactorAccount } from '../support/admin';
 import { e2eEnv, sleep } from '../support/env';
 import { expectError, expectRefreshCookie, ISO_DATE, meStatus } from '../support/expect';
-import { ApiClient, assertStatus, type ApiResponse } from '../support/http';
+import { ApiClient, type ApiResponse } from '../support/http';
 import { findSecrets, readLogs, settleLogs } from '../support/logs';
 import { dumpDatabase, dumpRedis } from '../support/stores';
 
 const env = e2eEnv();
-
-/** The code of the step `offset` steps from now, as an authenticator app on this machine shows it. */
-const codeAt = (secret: string, offset = 0): Promise<string> =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
 
 /** Waits out the end of a step, so a code made "one step away" is still one step away when checked. */
 async function midStep(): Promise<void> {
@@ -33,29 +28,12 @@ async function midStep(): Promise<void> {
   if (intoStep > 24) await sleep((31 - intoStep) * 1000);
 }
 
-interface TwoFactorAccount extends TestAccount {
-  secret: string;
-  otpauthUrl: string;
-  backupCodes: string[];
-}
-
-/** Signs up and turns 2FA on; the authenticator code used for setup is spent, so sign-ins use other steps. */
+/** Signs up and turns 2FA on (the setup code's step is then forgotten, so sign-ins may use any step). */
 async function signUpWith2fa(): Promise<TwoFactorAccount> {
   const account = await signUp();
-  const { otpauthUrl } = assertStatus(
-    await account.client.post<TwoFactorEnableResponse>('/api/auth/2fa/enable', {}),
-    200,
-    '2fa enable',
-  ).body;
-  const secret = new URL(otpauthUrl).searchParams.get('secret') ?? '';
+  // Not near a step's end, so the setup code is made and checked in the same step.
   await midStep();
-  const { backupCodes } = assertStatus(
-    await account.client.post<BackupCodesResponse>('/api/auth/2fa/verify', { code: await codeAt(secret) }),
-    200,
-    '2fa verify',
-  ).body;
-  await forgetSpentSteps(account.user.id);
-  return { ...account, secret, otpauthUrl, backupCodes };
+  return enableTwoFactor(account);
 }
 
 const credentials = (a: TestAccount) => ({ identifier: a.identity.username, authKey: a.keys.authKey });

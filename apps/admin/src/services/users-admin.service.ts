@@ -58,16 +58,8 @@ export class UsersAdminService {
     body: Body<'auth.admin.lock'>,
     extra: AuditDetails = {},
   ): Promise<RpcReply<'admin.lock'>> {
-    return this.actions.run(
-      caller,
-      {
-        action: 'user.lock',
-        targetType: 'user',
-        targetId: body.id,
-        reason: body.reason,
-        details: { minutes: body.duration, ...extra },
-      },
-      () => this.rpc.call('auth.admin.lock', caller.ctx, body),
+    return this.onUser(caller, 'user.lock', body, { minutes: body.duration, ...extra }, () =>
+      this.rpc.call('auth.admin.lock', caller.ctx, body),
     );
   }
 
@@ -76,18 +68,14 @@ export class UsersAdminService {
     body: Body<'auth.admin.unlock'>,
     extra: AuditDetails = {},
   ): Promise<RpcReply<'admin.unlock'>> {
-    return this.actions.run(
-      caller,
-      { action: 'user.unlock', targetType: 'user', targetId: body.id, reason: body.reason, details: extra },
-      () => this.rpc.call('auth.admin.unlock', caller.ctx, body),
+    return this.onUser(caller, 'user.unlock', body, extra, () =>
+      this.rpc.call('auth.admin.unlock', caller.ctx, body),
     );
   }
 
   remove2fa(caller: AdminCaller, body: Body<'auth.admin.remove-2fa'>): Promise<RpcReply<'admin.remove-2fa'>> {
-    return this.actions.run(
-      caller,
-      { action: 'user.remove-2fa', targetType: 'user', targetId: body.id, reason: body.reason },
-      () => this.rpc.call('auth.admin.remove-2fa', caller.ctx, body),
+    return this.onUser(caller, 'user.remove-2fa', body, undefined, () =>
+      this.rpc.call('auth.admin.remove-2fa', caller.ctx, body),
     );
   }
 
@@ -96,31 +84,15 @@ export class UsersAdminService {
     body: Body<'auth.admin.end-sessions'>,
     extra: AuditDetails = {},
   ): Promise<RpcReply<'admin.end-sessions'>> {
-    return this.actions.run(
-      caller,
-      {
-        action: 'user.end-sessions',
-        targetType: 'user',
-        targetId: body.id,
-        reason: body.reason,
-        details: extra,
-      },
-      () => this.rpc.call('auth.admin.end-sessions', caller.ctx, body),
+    return this.onUser(caller, 'user.end-sessions', body, extra, () =>
+      this.rpc.call('auth.admin.end-sessions', caller.ctx, body),
     );
   }
 
   setRole(caller: AdminCaller, body: Body<'auth.admin.set-role'>): Promise<RpcReply<'admin.set-role'>> {
     const permissions = body.role === 'admin' ? body.permissions : [];
-    return this.actions.run(
-      caller,
-      {
-        action: 'user.set-role',
-        targetType: 'user',
-        targetId: body.id,
-        reason: body.reason,
-        details: { role: body.role, permissions },
-      },
-      () => this.rpc.call('auth.admin.set-role', caller.ctx, body),
+    return this.onUser(caller, 'user.set-role', body, { role: body.role, permissions }, () =>
+      this.rpc.call('auth.admin.set-role', caller.ctx, body),
     );
   }
 
@@ -151,5 +123,20 @@ export class UsersAdminService {
       }
     }
     return { results };
+  }
+
+  /** An action on one account, audited first (AdminActions): the account and the reason are the body's. */
+  private onUser<T>(
+    caller: AdminCaller,
+    action: string,
+    body: { id: string; reason?: string },
+    details: AuditDetails | undefined,
+    act: () => Promise<T>,
+  ): Promise<T> {
+    return this.actions.run(
+      caller,
+      { action, targetType: 'user', targetId: body.id, reason: body.reason, details },
+      act,
+    );
   }
 }

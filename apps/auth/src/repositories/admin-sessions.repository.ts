@@ -3,6 +3,7 @@ import { redisKeys } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Result } from 'ioredis';
 import { AUTH_REDIS } from './connections';
+import { sessionHashFields } from './sessions.repository';
 
 /**
  * The admin console's sessions in Redis, apart from the vault's (apps/auth/README.md "The admin
@@ -83,14 +84,7 @@ export class AdminSessionsRepository {
 
   /** `ttlMs`: the first idle end (already capped at the absolute end). */
   async create(tokenHash: string, session: AdminSessionRecord, ttlMs: number): Promise<void> {
-    const fields: Record<keyof AdminSessionRecord, string> = {
-      userId: session.userId,
-      createdAt: String(session.createdAt),
-      expiresAt: String(session.expiresAt),
-      lastSeenAt: String(session.lastSeenAt),
-      ip: session.ip,
-      userAgent: session.userAgent,
-    };
+    const fields = sessionHashFields(session);
     await this.redis.authAdminSessionCreate(
       redisKeys.adminSession(tokenHash),
       redisKeys.adminSessionsOf(session.userId),

@@ -144,15 +144,7 @@ export class SessionsRepository {
   }
 
   async create(session: SessionRecord, refreshHash: string, now: number): Promise<void> {
-    const fields: Record<string, string> = {
-      userId: session.userId,
-      createdAt: String(session.createdAt),
-      lastSeenAt: String(session.lastSeenAt),
-      expiresAt: String(session.expiresAt),
-      ip: session.ip,
-      userAgent: session.userAgent,
-      refreshHash,
-    };
+    const fields = { ...sessionHashFields(session), refreshHash };
     await this.redis.authSessionCreate(
       redisKeys.session(session.id),
       redisKeys.userSessions(session.userId),
@@ -259,6 +251,20 @@ export class SessionsRepository {
     ]);
     return deleted;
   }
+}
+
+/** The hash fields a vault session and an admin session both store (admin-sessions.repository.ts). */
+export function sessionHashFields(
+  session: Omit<SessionRecord, 'id'>,
+): Record<keyof Omit<SessionRecord, 'id'>, string> {
+  return {
+    userId: session.userId,
+    createdAt: String(session.createdAt),
+    lastSeenAt: String(session.lastSeenAt),
+    expiresAt: String(session.expiresAt),
+    ip: session.ip,
+    userAgent: session.userAgent,
+  };
 }
 
 function toRecord(id: string, values: (string | null)[]): SessionRecord | null {

@@ -2,7 +2,6 @@ import { Body, Controller, Param, Query } from '@nestjs/common';
 import {
   adminActivitySchema,
   adminBulkBodySchema,
-  adminBulkResultSchema,
   adminEndedSessionsSchema,
   adminLockBodySchema,
   adminReasonBodySchema,
@@ -31,7 +30,7 @@ import { Route } from '../../openapi/api-doc';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { RpcClient } from '../../proxy/rpc.client';
 import { zodPipe } from '../../validation/zod.pipe';
-import { ADMIN_ERRORS } from './admin-docs';
+import { ADMIN_ERRORS, bulkDoc } from './admin-docs';
 
 const USER_ERRORS = [...ADMIN_ERRORS, E.NOT_FOUND];
 const userAnswer = [{ description: 'The account as it is now', schema: adminUserResponseSchema }];
@@ -167,12 +166,7 @@ export class AdminUsersController {
   }
 
   @AdminOnly('users:lock')
-  @Route('post', 'users/bulk/lock', {
-    status: 200,
-    summary: 'Lock many accounts (reason and duration required); one result and one audit entry per account',
-    success: [{ description: 'Per account: ok or its error code', schema: adminBulkResultSchema }],
-    errors: ADMIN_ERRORS,
-  })
+  @Route('post', 'users/bulk/lock', bulkDoc('Lock many accounts (reason and duration required)'))
   adminBulkLock(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(adminBulkBodySchema)) body: AdminBulkBody,
@@ -181,12 +175,7 @@ export class AdminUsersController {
   }
 
   @AdminOnly('users:lock')
-  @Route('post', 'users/bulk/unlock', {
-    status: 200,
-    summary: 'Unlock many accounts; one result and one audit entry per account',
-    success: [{ description: 'Per account: ok or its error code', schema: adminBulkResultSchema }],
-    errors: ADMIN_ERRORS,
-  })
+  @Route('post', 'users/bulk/unlock', bulkDoc('Unlock many accounts'))
   adminBulkUnlock(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(adminBulkBodySchema)) body: AdminBulkBody,
@@ -195,12 +184,7 @@ export class AdminUsersController {
   }
 
   @AdminOnly('sessions:revoke')
-  @Route('post', 'users/bulk/end-sessions', {
-    status: 200,
-    summary: 'End every session of many accounts; one result and one audit entry per account',
-    success: [{ description: 'Per account: ok or its error code', schema: adminBulkResultSchema }],
-    errors: ADMIN_ERRORS,
-  })
+  @Route('post', 'users/bulk/end-sessions', bulkDoc('End every session of many accounts'))
   adminBulkEndSessions(
     @Ctx() ctx: RpcContext,
     @Body(zodPipe(adminBulkBodySchema)) body: AdminBulkBody,
