@@ -39,6 +39,16 @@ type SignInFailureEvent = 'signin_failure' | 'emergency_verification_failed' | '
 
 const AUTO_LOCK_REASON = 'Too many failed login attempts';
 
+/** A lock still running whose reason is not the failures' own: an administrator's (admin-accounts). */
+function isAdminLock(user: UserEntity | null): boolean {
+  return (
+    !!user?.lockedUntil &&
+    user.lockedUntil.getTime() > Date.now() &&
+    !!user.lockedReason &&
+    user.lockedReason !== AUTO_LOCK_REASON
+  );
+}
+
 /** The sign-up answer for each unique field that another account already holds. */
 const TAKEN_ERRORS = {
   username: ErrorCode.USERNAME_TAKEN,
@@ -213,7 +223,7 @@ export class AuthService {
     if (lockedMs <= 0) return;
     await this.guard.recordIpFailure(ctx.ip);
     await this.events.record(event, user?.id ?? null, ctx, { reason: 'locked' });
-    throw this.guard.lockedError(lockedMs);
+    throw this.guard.lockedError(lockedMs, isAdminLock(user));
   }
 
   /** Every factor passed (login or emergency verification): failures forgotten, a new session. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, VaultError } from '@vault/contracts';
+import { ADMIN_MESSAGES, ErrorCode, VaultError } from '@vault/contracts';
 import type { AuthConfig } from '../config/auth.config';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { LoginAttemptsRepository } from '../repositories/login-attempts.repository';
@@ -69,10 +69,15 @@ export class LoginGuardService {
     await this.attempts.clearFailures(subject);
   }
 
-  lockedError(remainingMs: number): VaultError {
-    return new VaultError(ErrorCode.ACCOUNT_LOCKED, undefined, {
-      retryAfter: retryAfterSeconds(remainingMs),
-    });
+  /** `byAdmin`: the lock is an administrator's, not the failures': the answer says so. */
+  lockedError(remainingMs: number, byAdmin = false): VaultError {
+    const retryAfter = retryAfterSeconds(remainingMs);
+    return byAdmin
+      ? new VaultError(ErrorCode.ACCOUNT_LOCKED, ADMIN_MESSAGES.lockedByAdmin, {
+          retryAfter,
+          lockedBy: 'admin',
+        })
+      : new VaultError(ErrorCode.ACCOUNT_LOCKED, undefined, { retryAfter });
   }
 }
 

@@ -100,6 +100,9 @@ describe(AdminAccountsService.name, () => {
       expect(locked.code).toBe(ErrorCode.ACCOUNT_LOCKED);
       expect(locked.extra.retryAfter).toBeGreaterThanOrEqual(1790);
       expect(locked.extra.retryAfter).toBeLessThanOrEqual(1800);
+      // The answer names the administrator's lock, not failed attempts (the sign-in screen says so).
+      expect(locked.message).toBe(ADMIN_MESSAGES.lockedByAdmin);
+      expect(locked.extra.lockedBy).toBe('admin');
       // The Redis lock alone holds too (the row's copy survives a Redis restart, this one the reverse).
       await t.pg.query(`UPDATE auth.users SET locked_until = NULL WHERE id = $1`, [a.userId]);
       expect((await loginFailure(a)).code).toBe(ErrorCode.ACCOUNT_LOCKED);

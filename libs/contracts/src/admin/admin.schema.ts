@@ -44,6 +44,8 @@ export const ADMIN_MESSAGES = {
   reasonRequired: 'Please give a reason',
   duration: `Duration must be a whole number of minutes from 1 to ${ADMIN_LIMITS.lockMinutesMax}`,
   userNotFound: 'User not found',
+  /** The 423 of a sign-in to an account an administrator locked (its body says `lockedBy: 'admin'`). */
+  lockedByAdmin: 'This account has been locked by an administrator',
   sessionNotFound: 'Session not found',
   scanJobNotFound: 'No failed scan for this file',
   invalidCursor: 'Invalid cursor',

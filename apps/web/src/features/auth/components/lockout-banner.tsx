@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from '@vault/contracts';
 import { Banner } from '../../../components/banner';
 import { LockIcon } from '../../../components/icons';
 import { formatMmSs } from '../../../lib/format';
@@ -7,10 +8,20 @@ export const DEFAULT_LOCKOUT_SECONDS = 600;
 export const LOCKOUT_TITLE = 'Account Temporarily Locked';
 
 /** Spec section 8: 'Account Temporarily Locked ... due to 5 consecutive failed login attempts', with a countdown. */
-export function LockoutBanner({ remainingSeconds }: { remainingSeconds: number }) {
+export function LockoutBanner({
+  remainingSeconds,
+  byAdmin = false,
+}: {
+  remainingSeconds: number;
+  byAdmin?: boolean;
+}) {
   return (
     <Banner tone="danger" title={LOCKOUT_TITLE} icon={<LockIcon />} role="alert">
-      <p>Sign-in is paused due to 5 consecutive failed login attempts.</p>
+      <p>
+        {byAdmin
+          ? `${ADMIN_MESSAGES.lockedByAdmin}. Contact your administrator if you need access sooner.`
+          : 'Sign-in is paused due to 5 consecutive failed login attempts.'}
+      </p>
       <p className="lockout__countdown">
         Try again in{' '}
         <span role="timer" aria-live="off" className="lockout__time">

@@ -94,6 +94,22 @@ describe('sign-in screen', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Network error');
   });
 
+  it("says an administrator's lock is one, not failed attempts", async () => {
+    const srv = server().on('POST /api/auth/login', () =>
+      json(423, {
+        error: 'This account has been locked by an administrator',
+        retryAfter: 3600,
+        lockedBy: 'admin',
+      }),
+    );
+    const app = await renderApp({ path: '/login', server: srv });
+    await fillAndSubmit(app, 'alice', 'pw');
+    await screen.findByText('Account Temporarily Locked');
+    expect(screen.getByText(/This account has been locked by an administrator/)).toBeTruthy();
+    expect(screen.queryByText(/consecutive failed login attempts/)).toBeNull();
+    expect(screen.getByRole('timer').textContent).toBe('60:00');
+  });
+
   it('locks the form with a live countdown on 423 and re-enables it at zero', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const srv = server().on('POST /api/auth/login', () =>

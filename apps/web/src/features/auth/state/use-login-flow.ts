@@ -1,5 +1,5 @@
 import { FILL_ALL_FIELDS, type AuthResponse } from '@vault/contracts';
-import { useEffect, useReducer, useRef, type FormEvent } from 'react';
+import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-context';
 import { prelogin } from '../../../lib/session/prelogin';
@@ -123,10 +123,12 @@ export function useLoginFlow() {
   );
 
   const locked = lockout.active;
+  const [lockedByAdmin, setLockedByAdmin] = useState(false);
 
   const fail = (e: unknown, fallback: string) => {
     if (e instanceof ApiError && e.status === 423) {
       set({ error: null });
+      setLockedByAdmin(e.body?.['lockedBy'] === 'admin');
       lockout.start(e.retryAfter ?? DEFAULT_LOCKOUT_SECONDS);
       return;
     }
@@ -245,6 +247,7 @@ export function useLoginFlow() {
     notice,
     locked,
     lockoutSeconds: lockout.remainingSeconds,
+    lockedByAdmin,
     edit: (field: LoginField, value: string) => set({ [field]: value }),
     editEmergency: (field: 'username' | 'phoneNumber', value: string) =>
       dispatch({ type: 'emergency-field', field, value }),

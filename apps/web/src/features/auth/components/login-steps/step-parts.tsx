@@ -10,7 +10,7 @@ export function LoginBanners({ flow }: { flow: LoginFlow }) {
   const { locked, notice } = flow;
   return (
     <>
-      {locked ? <LockoutBanner remainingSeconds={flow.lockoutSeconds} /> : null}
+      {locked ? <LockoutBanner remainingSeconds={flow.lockoutSeconds} byAdmin={flow.lockedByAdmin} /> : null}
       {notice && step === 'credentials' && !locked ? (
         <Banner tone="warning" role="status">
           {notice}
