@@ -16,6 +16,7 @@ const allSpecs = [
   'apps/e2e/browser/import-order-ui.mjs',
   'apps/e2e/browser/layout-ui.mjs',
   'apps/e2e/browser/new-user-ui.mjs',
+  'apps/e2e/browser/admin-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);
@@ -37,7 +38,8 @@ const code = await withEphemeralStack(
           ...process.env,
           BASE_URL: baseUrl,
           OUT_DIR: join(ROOT, '.data', 'browser-shots'),
-          // The run's stores and logs, for zero-knowledge-ui.mjs to search.
+          // The run's stores and logs, for zero-knowledge-ui.mjs to search; the database also for
+          // admin-ui.mjs's role command (apps/auth/dist/cli/promote.js).
           DATABASE_URL: env.DATABASE_URL,
           REDIS_URL: env.REDIS_URL,
           REDIS_PREFIX: env.REDIS_PREFIX,

@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
-import { createNote, signUp, startSpec, submitSignIn, testAccount } from './support.mjs';
+import { apiCall, createNote, signUp, startSpec, submitSignIn, testAccount, totpCodes } from './support.mjs';
 
 // Another browser family than headless Chromium's: a device these accounts have never used.
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -26,7 +26,6 @@ const EMERGENCY_MESSAGE =
   'Unusual activity detected. Please verify your identity with additional information.';
 /** apps/auth README "Emergency verification": 3 failures in 15 minutes (the stack's defaults). */
 const FAILURES_THAT_COUNT = 3;
-const TOTP_PERIOD = 30;
 const started = Date.now();
 const spec = await startSpec({ out: '.data/signin-2fa-ui-shots', shotPrefix: 'signin-2fa-', started });
 const { base: BASE, step, shot } = spec;
@@ -40,40 +39,11 @@ function freshAccount(tag) {
 }
 
 /** JSON over the gateway from Node (User-Agent `node`: its own device family). */
-async function api(path, body, token) {
-  const res = await fetch(`${BASE}/api${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = (path, body, token) => apiCall(BASE, path, { body, token });
 
-/**
- * TOTP codes: the server accepts the previous, current and next 30-s step and each step once,
- * so every code is taken from a step this run has not spent yet.
- */
+/** TOTP codes of the first account, each from a step not spent yet (totpCodes); set once it is known. */
 let totpSecret = '';
-const spentSteps = new Set();
-async function totp() {
-  for (;;) {
-    const now = Date.now() / 1000;
-    const current = Math.floor(now / TOTP_PERIOD);
-    const usable = [current, current + 1, current - 1].find((s) => !spentSteps.has(s));
-    const leftInStep = (current + 1) * TOTP_PERIOD - now;
-    // The previous step stops being accepted when the next one starts: not that one near its end,
-    // wait for the next step instead (then a step two ahead is free).
-    if (usable !== undefined && !(usable === current - 1 && leftInStep < 8)) {
-      spentSteps.add(usable);
-      return generate({ secret: totpSecret, epoch: usable * TOTP_PERIOD + 1 });
-    }
-    await new Promise((resolve) => setTimeout(resolve, leftInStep * 1000 + 100));
-  }
-}
+let totp;
 
 /** Failed sign-ins through the API (random keys), the first half of the unusual-activity rule. */
 async function failedSignIns(acct, n = FAILURES_THAT_COUNT) {
@@ -195,6 +165,7 @@ try {
   assert.equal(otpauth.protocol, 'otpauth:');
   totpSecret = otpauth.searchParams.get('secret') ?? '';
   assert.match(totpSecret, /^[A-Z2-7]+=*$/);
+  totp = totpCodes(totpSecret);
   const verified = await api('/auth/2fa/verify', { code: await totp() }, token);
   assert.equal(verified.status, 200, `2fa/verify answered ${verified.status}`);
   const backupCodes = verified.body.backupCodes;

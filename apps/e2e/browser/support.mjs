@@ -1,4 +1,4 @@
-/* global window, document, Window */
+/* global window, document, Window, getComputedStyle */
 // What the browser specs (apps/e2e/browser/*.mjs) share: the headless Chromium they drive, the
 // watchers that turn a CSP violation, a console or page error or a third-party request into a
 // problem, screenshots, step logging, sign-up / sign-in through the app's own screens, and reading
@@ -6,7 +6,11 @@
 // and accounts and passes them in.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+
+import { createAccount } from '@vault/crypto';
+import { generate } from 'otplib';
 
 // The same Chromium as the browser benchmarks and the crypto vectors' browser run drive.
 import { launchChromium } from '../../../scripts/lib/chromium.mjs';
@@ -302,4 +306,118 @@ export async function settleLogs(base, logDir) {
     if (now !== last) [last, stableSince] = [now, Date.now()];
   }
   return barrier;
+}
+
+/**
+ * JSON over the gateway at `base` from Node (User-Agent `node`: a device family of its own):
+ * `{ status, body }`, the body parsed when there is one. `token` goes as the bearer.
+ */
+export async function apiCall(base, path, { method = 'POST', body, token } = {}) {
+  const res = await fetch(`${base}/api${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The protocol's floor parameters: accounts without the real KDF's wait. */
+const FAST_KDF = { kdf: 'argon2id', memoryKiB: 19456, iterations: 2, parallelism: 1 };
+
+/**
+ * An account signed up through the API with the real client side of the protocol (the fast KDF
+ * parameters; the app signs it in with them): `{ username, password, token, id }`, and with
+ * `twoFactor` 2FA turned on: its `secret` and `totp()` giving its codes (totpCodes).
+ */
+export async function apiSignUp(base, username, { twoFactor = false } = {}) {
+  const password = `Pw-${randomBytes(4).toString('hex')}-Pass1`;
+  // What the sign-up screen sends; the vault key stays on the "device".
+  const { vaultKey: _kept, ...keys } = await createAccount(password, { kdfParams: FAST_KDF });
+  const phoneNumber = `+1 555 ${randomBytes(5).readUIntBE(0, 5)}`;
+  const body = { username, email: `${username}@example.org`, phoneNumber, ...keys };
+  const res = await apiCall(base, '/auth/signup', { body });
+  if (res.status !== 201) throw new Error(`sign-up of ${username} answered ${res.status}`);
+  const acct = { username, password, token: res.body.access, id: res.body.user.id };
+  if (!twoFactor) return acct;
+  const enabled = await apiCall(base, '/auth/2fa/enable', { body: {}, token: acct.token });
+  if (enabled.status !== 200) throw new Error(`2fa/enable answered ${enabled.status}`);
+  acct.secret = new URL(enabled.body.otpauthUrl).searchParams.get('secret');
+  acct.totp = totpCodes(acct.secret);
+  const code = await acct.totp();
+  const verified = await apiCall(base, '/auth/2fa/verify', { body: { code }, token: acct.token });
+  if (verified.status !== 200) throw new Error(`2fa/verify answered ${verified.status}`);
+  return acct;
+}
+
+const TOTP_PERIOD = 30;
+
+/**
+ * `next()` gives TOTP codes of `secret` as an authenticator app would. The server accepts the
+ * previous, current and next 30-s step, each once, so every code comes from a step not spent yet;
+ * not the previous step near its end (it stops being accepted when the next one starts).
+ */
+export function totpCodes(secret) {
+  const spent = new Set();
+  return async function next() {
+    for (;;) {
+      const now = Date.now() / 1000;
+      const current = Math.floor(now / TOTP_PERIOD);
+      const usable = [current, current + 1, current - 1].find((s) => !spent.has(s));
+      const leftInStep = (current + 1) * TOTP_PERIOD - now;
+      if (usable !== undefined && !(usable === current - 1 && leftInStep < 8)) {
+        spent.add(usable);
+        return generate({ secret, epoch: usable * TOTP_PERIOD + 1 });
+      }
+      await sleep(leftInStep * 1000 + 100);
+    }
+  };
+}
+
+let axeSource;
+/**
+ * axe-core (WCAG 2 A/AA rules) over the page as it is: its serious and critical violations, each
+ * as `rule: target, …`. Evaluated through the DevTools protocol, which the page's CSP does not
+ * govern, so the app's own policy stays as strict as it is.
+ */
+export async function axeViolations(page) {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
+  });
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}
+
+/**
+ * How far the page is wider than the viewport (`by`, 0: no sideways scrolling of the page), and
+ * the first elements that stick out other than inside a scrolling region (`culprits`).
+ */
+export function pageOverflow(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clipped = (el) => {
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return true;
+      }
+      return false;
+    };
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`);
+    return { by: document.documentElement.scrollWidth - width, culprits };
+  });
 }

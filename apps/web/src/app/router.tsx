@@ -3,7 +3,7 @@ import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
 import { FilesRoute } from '../features/files/components/files-page';
 import { VaultLayout } from './layouts/vault-layout';
-import { AdminGate, AdminLoginPage } from './routes/admin';
+import { adminRoute } from './routes/admin';
 import { ProtectedRoute, PublicOnlyRoute } from './routes/guards';
 import { TestingPage } from './routes/placeholders';
 import { RecoveryPage } from './routes/recovery';
@@ -42,8 +42,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: 'admin/login', element: <AdminLoginPage /> },
-      { path: 'admin', element: <AdminGate /> },
+      adminRoute,
       { index: true, element: <Navigate to="/vault" replace /> },
       { path: '*', element: <Navigate to="/vault" replace /> },
     ],

@@ -14,6 +14,8 @@ export interface ConfirmDialogProps {
   busy?: boolean;
   /** An error from the confirmed action, shown in the dialog. */
   error?: ReactNode;
+  /** What the action needs besides a yes (a reason field), under the question. */
+  children?: ReactNode;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -31,6 +33,7 @@ export function ConfirmDialog({
   tone = 'danger',
   busy = false,
   error,
+  children,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -56,6 +59,7 @@ export function ConfirmDialog({
         </>
       }
     >
+      {children}
       {error ? (
         <Banner tone="danger" role="alert">
           {error}

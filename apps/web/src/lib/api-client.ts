@@ -23,6 +23,8 @@ export interface RequestOptions {
   /** Sent as JSON when present. */
   body?: unknown;
   signal?: AbortSignal;
+  /** 'text': a successful answer is read as text (a CSV download), not JSON. */
+  responseAs?: 'text';
 }
 
 export interface ApiClientHooks {
@@ -103,6 +105,19 @@ export class ApiClient {
     this.now = options.now ?? Date.now;
     this.cooldownMs = options.refreshCooldownMs ?? REFRESH_COOLDOWN_MS;
     this.hooks = options.hooks ?? noHooks;
+  }
+
+  /**
+   * This client's base URL, fetch and clock without the session hooks, for a client of another
+   * session: the admin console's, held in its own HttpOnly cookie (no bearer token, no refresh).
+   */
+  sessionlessOptions(): ApiClientOptions {
+    return {
+      baseUrl: this.baseUrl,
+      fetch: this.fetchImpl,
+      now: this.now,
+      refreshCooldownMs: this.cooldownMs,
+    };
   }
 
   /** Connects the client to the session (done once by the app's providers). */
@@ -218,7 +233,9 @@ export class ApiClient {
       throw new ApiError(0, API_MESSAGES.network);
     }
     let data: unknown;
-    if (response.status !== 204 && (response.headers.get('content-type') ?? '').includes('json')) {
+    if (options.responseAs === 'text' && response.ok) {
+      data = await response.text();
+    } else if (response.status !== 204 && (response.headers.get('content-type') ?? '').includes('json')) {
       try {
         data = await response.json();
       } catch {

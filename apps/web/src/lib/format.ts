@@ -13,3 +13,21 @@ export function formatDate(iso: string | undefined, locale?: string): string | u
   if (Number.isNaN(date.getTime())) return undefined;
   return date.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' });
 }
+
+/** Spec section 9: sizes in Bytes, KB, MB, GB, base 1024 ("1.5 MB"). */
+const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const i = Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** i;
+  return `${i === 0 ? value : parseFloat(value.toFixed(2))} ${BYTE_UNITS[i]}`;
+}
+
+/** Locale date and time, e.g. "21 Nov 2026, 09:30" (the text as given for an unparsable value). */
+export function formatDateTime(iso: string, locale?: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}

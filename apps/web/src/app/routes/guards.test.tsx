@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../testing/render-app';
+import { FakeServer, json } from '../../testing/fake-server';
 
 describe('route guards (spec section 2)', () => {
   it('shows the initialisation spinner until the session is ready', async () => {
@@ -49,7 +50,12 @@ describe('route guards (spec section 2)', () => {
   });
 
   it('opens /admin/login to anyone and gates /admin', async () => {
-    await renderApp({ path: '/admin' });
+    const server = new FakeServer()
+      .withSession()
+      .on('GET /api/admin/session', () =>
+        json(401, { error: 'Authentication required', code: 'UNAUTHENTICATED' }),
+      );
+    await renderApp({ path: '/admin', server });
     await screen.findByRole('heading', { name: 'Access Denied' });
     expect(screen.getByText('You need admin privileges to access this page.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Admin Login' }).getAttribute('href')).toBe('/admin/login');

@@ -1,12 +1,5 @@
-/** Spec section 9: sizes in Bytes, KB, MB, GB, base 1024. */
-const UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
-
-export function formatFileSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  const value = bytes / 1024 ** i;
-  return `${i === 0 ? value : parseFloat(value.toFixed(2))} ${UNITS[i]}`;
-}
+/** Spec section 9: sizes in Bytes, KB, MB, GB, base 1024 (shared with the admin console). */
+export { formatBytes as formatFileSize } from '../../../lib/format';
 
 /** The trash's file card: the size in KB (spec section 2). */
 export function formatSizeKb(bytes: number): string {

@@ -1,6 +1,7 @@
 import { Banner } from '../../../components/banner';
 import { ChangePasswordSection } from './change-password-section';
 import { RecoveryKeySection } from './recovery-key-section';
+import { SecurityActivitySection } from './security-activity-section';
 import { SecurityQuestionsSection } from './security-questions-section';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSections } from './two-factor-section';
@@ -20,6 +21,7 @@ export function SecurityTab({ recovery }: { recovery: boolean }) {
       <SecurityQuestionsSection />
       <RecoveryKeySection />
       <SessionsSection />
+      <SecurityActivitySection />
     </div>
   );
 }

@@ -103,6 +103,7 @@ export function settingsServer(): FakeServer {
     .withSession()
     .on('GET /api/auth/security-questions', () => json(200, { questions: [] }))
     .on('GET /api/auth/settings', () => json(200, { malwareFingerprintCheck: false }))
+    .on('GET /api/auth/security-events', () => json(200, { events: [], nextCursor: null }))
     .on('GET /api/auth/2fa/backup-codes', () =>
       json(200, { unusedCodesCount: 0, totalCodes: 0, generated: null }),
     )
@@ -157,33 +158,8 @@ export async function renderSettings(path: string, server: FakeServer = settings
   return { ...view, services, router, server, crypto, user };
 }
 
-/** Captures files "downloaded" through an object URL and an anchor click (jsdom has neither). */
-export function captureDownloads(): { files: { name: string; blob: Blob }[]; restore: () => void } {
-  const files: { name: string; blob: Blob }[] = [];
-  const blobs = new Map<string, Blob>();
-  const urlApi = URL as unknown as { createObjectURL?: unknown; revokeObjectURL?: unknown };
-  const saved = { create: urlApi.createObjectURL, revoke: urlApi.revokeObjectURL };
-  let n = 0;
-  urlApi.createObjectURL = (blob: Blob) => {
-    const url = `blob:test/${++n}`;
-    blobs.set(url, blob);
-    return url;
-  };
-  urlApi.revokeObjectURL = () => undefined;
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-    const blob = blobs.get(this.href);
-    if (blob) files.push({ name: this.download, blob });
-  };
-  return {
-    files,
-    restore: () => {
-      urlApi.createObjectURL = saved.create;
-      urlApi.revokeObjectURL = saved.revoke;
-      HTMLAnchorElement.prototype.click = click;
-    },
-  };
-}
+// Shared with the admin console's CSV export test.
+export { captureDownloads } from '../../../testing/capture-downloads';
 
 /** Replaces what a field holds with `text`, as a user correcting a typo would. */
 export async function retype(

@@ -2,6 +2,7 @@ import { FILE_MAX_BYTES } from '@vault/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApiClient } from '../../../../lib/api-context';
 import { useRuntimeConfig } from '../../../../lib/config-context';
+import { deriveAuthKey } from '../../../../lib/session/derive-auth-key';
 import { useSessionStore } from '../../../../lib/session/session-context';
 import { useCrypto } from '../../../../workers/crypto-context';
 import {
@@ -16,7 +17,6 @@ import { PreviewModal } from '../components/preview-modal';
 import { TransferNotices } from '../components/transfer-notices';
 import { promptErrorFor } from '../utils/access-errors';
 import { ACCESS_MESSAGES, PROMPT_TEXT } from '../utils/access-messages';
-import { deriveAuthKey } from '../utils/derive-auth-key';
 import { saveBlobAs } from '../utils/save-file';
 import { FileAccessContext, type FileAccess } from './file-access-context';
 import { useDownloads } from './use-downloads';
