@@ -58,11 +58,12 @@ export class AppModule {
         { provide: RedisRateLimiter, useFactory: () => new RedisRateLimiter(redis) },
         HealthService,
         WebConfigRoute,
-        // Global guards run in this order: who is calling first, so limits count per user.
+        // Global guards run in this order: who is calling first, so limits count per user; then the
+        // limits, before an admin route's session check costs a call to auth.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         // Admin routes: the admin cookie's session and the route's permission (no bearer token).
         { provide: APP_GUARD, useClass: AdminGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],
     };

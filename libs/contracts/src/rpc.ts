@@ -160,8 +160,9 @@ export interface RpcAuth {
 
 /**
  * The admin behind an admin call, as the gateway's admin guard read it from the database for
- * this request (role and permissions are never taken from a token). Services that act for an
- * admin check the permission again with `hasPermission`.
+ * this request (role and permissions are never taken from a token). Services do not trust the
+ * role and permissions sent here: server-kit's readAdmin re-reads them from the live admin
+ * session that `sessionKey` names and checks the permission again with `hasPermission`.
  */
 export interface RpcAdmin {
   id: string;
@@ -169,6 +170,8 @@ export interface RpcAdmin {
   label: string;
   role: Role;
   permissions: string[];
+  /** The admin session's Redis key part (`admin-sess:{sessionKey}`): the token's SHA-256, not the token. */
+  sessionKey: string;
 }
 
 export interface RpcContext {

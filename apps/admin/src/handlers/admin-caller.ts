@@ -1,14 +1,7 @@
-import {
-  ADMIN_MESSAGES,
-  ErrorCode,
-  VaultError,
-  type Permission,
-  type RpcAdmin,
-  type RpcContext,
-} from '@vault/contracts';
-import { readAdmin, readContext } from '@vault/server-kit';
+import type { Permission, RpcAdmin, RpcContext } from '@vault/contracts';
+import { readContext, type AdminCallChecker } from '@vault/server-kit';
 
-/** An admin call's context (forwarded as it is to auth, notes and files) and its admin. */
+/** An admin call's context (forwarded to auth, notes and files) and its admin. */
 export interface AdminCaller {
   ctx: RpcContext;
   admin: RpcAdmin;
@@ -17,14 +10,16 @@ export interface AdminCaller {
 /**
  * The admin behind a call, who must meet `requirement`: a permission (hasPermission: super_admin
  * holds all), or `super_admin` itself (roles and permissions). The gateway has checked it already;
- * this is the service's own check (defence in depth).
+ * this is the service's own check (defence in depth) against the admin's live console session,
+ * whose stored role and permissions replace the message's (server-kit readAdmin). The peers
+ * called with `ctx` check the session again.
  */
-export function adminCaller(payload: unknown, requirement: Permission | 'super_admin'): AdminCaller {
+export async function adminCaller(
+  callers: AdminCallChecker,
+  payload: unknown,
+  requirement: Permission | 'super_admin',
+): Promise<AdminCaller> {
   const ctx = readContext(payload);
-  if (requirement !== 'super_admin') return { ctx, admin: readAdmin(payload, requirement) };
-  if (!ctx.admin) throw new VaultError(ErrorCode.ADMIN_REQUIRED);
-  if (ctx.admin.role !== 'super_admin') {
-    throw new VaultError(ErrorCode.PERMISSION_DENIED, ADMIN_MESSAGES.superAdminOnly);
-  }
-  return { ctx, admin: ctx.admin };
+  const admin = await callers.admin(payload, requirement);
+  return { ctx: { ...ctx, admin }, admin };
 }

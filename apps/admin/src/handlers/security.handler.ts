@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ADMIN_PATTERNS as P, type RpcReply } from '@vault/contracts';
-import { readRpcBody } from '@vault/server-kit';
+import { CallerService, readRpcBody } from '@vault/server-kit';
 import { ServiceRpc } from '../rpc/service-rpc';
 import { EventsExportService } from '../services/events-export.service';
 import { OperationsAdminService } from '../services/operations-admin.service';
@@ -11,32 +11,33 @@ import { adminCaller } from './admin-caller';
 @Controller()
 export class SecurityHandler {
   constructor(
+    private readonly caller: CallerService,
     private readonly rpc: ServiceRpc,
     private readonly exports: EventsExportService,
     private readonly operations: OperationsAdminService,
   ) {}
 
   @MessagePattern(P.events)
-  events(@Payload() payload: unknown): Promise<RpcReply<'admin.events'>> {
-    const { ctx } = adminCaller(payload, 'security:read');
+  async events(@Payload() payload: unknown): Promise<RpcReply<'admin.events'>> {
+    const { ctx } = await adminCaller(this.caller, payload, 'security:read');
     return this.rpc.call('auth.admin.events', ctx, readRpcBody(P.events, payload));
   }
 
   @MessagePattern(P.eventsCsv)
-  eventsCsv(@Payload() payload: unknown): Promise<RpcReply<'admin.events.csv'>> {
-    const caller = adminCaller(payload, 'security:read');
+  async eventsCsv(@Payload() payload: unknown): Promise<RpcReply<'admin.events.csv'>> {
+    const caller = await adminCaller(this.caller, payload, 'security:read');
     return this.exports.export(caller, readRpcBody(P.eventsCsv, payload));
   }
 
   @MessagePattern(P.sessions)
-  sessions(@Payload() payload: unknown): Promise<RpcReply<'admin.sessions'>> {
-    const { ctx } = adminCaller(payload, 'sessions:read');
+  async sessions(@Payload() payload: unknown): Promise<RpcReply<'admin.sessions'>> {
+    const { ctx } = await adminCaller(this.caller, payload, 'sessions:read');
     return this.rpc.call('auth.admin.sessions', ctx, readRpcBody(P.sessions, payload));
   }
 
   @MessagePattern(P.revokeSession)
-  revokeSession(@Payload() payload: unknown): Promise<null> {
-    const caller = adminCaller(payload, 'sessions:revoke');
+  async revokeSession(@Payload() payload: unknown): Promise<null> {
+    const caller = await adminCaller(this.caller, payload, 'sessions:revoke');
     return this.operations.revokeSession(caller, readRpcBody(P.revokeSession, payload).id);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ADMIN_PATTERNS as P, type RpcReply } from '@vault/contracts';
-import { readRpcBody } from '@vault/server-kit';
+import { CallerService, readRpcBody } from '@vault/server-kit';
 import { auditVerifyDto } from '../audit/audit-entry-dto';
 import { SystemHealthService } from '../health/system-health.service';
 import { AuditLogRepository } from '../repositories/audit-log.repository';
@@ -13,6 +13,7 @@ import { adminCaller } from './admin-caller';
 @Controller()
 export class SystemHandler {
   constructor(
+    private readonly caller: CallerService,
     private readonly health: SystemHealthService,
     private readonly rpc: ServiceRpc,
     private readonly operations: OperationsAdminService,
@@ -20,38 +21,38 @@ export class SystemHandler {
   ) {}
 
   @MessagePattern(P.systemHealth)
-  systemHealth(@Payload() payload: unknown): Promise<RpcReply<'admin.system-health'>> {
-    return this.health.check(adminCaller(payload, 'system:read').ctx);
+  async systemHealth(@Payload() payload: unknown): Promise<RpcReply<'admin.system-health'>> {
+    return this.health.check((await adminCaller(this.caller, payload, 'system:read')).ctx);
   }
 
   @MessagePattern(P.failedScans)
-  failedScans(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.failed'>> {
-    const { ctx } = adminCaller(payload, 'scans:manage');
+  async failedScans(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.failed'>> {
+    const { ctx } = await adminCaller(this.caller, payload, 'scans:manage');
     return this.rpc.call('files.admin.failed-scans', ctx, readRpcBody(P.failedScans, payload));
   }
 
   @MessagePattern(P.retryScan)
-  retryScan(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.retry'>> {
-    const caller = adminCaller(payload, 'scans:manage');
+  async retryScan(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.retry'>> {
+    const caller = await adminCaller(this.caller, payload, 'scans:manage');
     return this.operations.retryScan(caller, readRpcBody(P.retryScan, payload).fileId);
   }
 
   @MessagePattern(P.rescanAll)
-  rescanAll(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.rescan-all'>> {
-    const caller = adminCaller(payload, 'scans:manage');
+  async rescanAll(@Payload() payload: unknown): Promise<RpcReply<'admin.scans.rescan-all'>> {
+    const caller = await adminCaller(this.caller, payload, 'scans:manage');
     return this.operations.rescanAll(caller, readRpcBody(P.rescanAll, payload).reason);
   }
 
   @MessagePattern(P.auditList)
-  auditList(@Payload() payload: unknown): Promise<RpcReply<'admin.audit.list'>> {
-    adminCaller(payload, 'audit:read');
+  async auditList(@Payload() payload: unknown): Promise<RpcReply<'admin.audit.list'>> {
+    await this.caller.admin(payload, 'audit:read');
     const { limit, before } = readRpcBody(P.auditList, payload);
     return this.audit.list(limit, before);
   }
 
   @MessagePattern(P.auditVerify)
   async auditVerify(@Payload() payload: unknown): Promise<RpcReply<'admin.audit.verify'>> {
-    adminCaller(payload, 'audit:read');
+    await this.caller.admin(payload, 'audit:read');
     return auditVerifyDto(await this.audit.verify());
   }
 }

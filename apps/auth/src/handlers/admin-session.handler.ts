@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AUTH_PATTERNS, ErrorCode, type AdminSessionResponse, type AdminSignInReply } from '@vault/contracts';
+import {
+  AUTH_PATTERNS,
+  ErrorCode,
+  type AdminSessionCheckReply,
+  type AdminSignInReply,
+} from '@vault/contracts';
 import { readContext, readRpcBody } from '@vault/server-kit';
 import { AdminSessionService } from '../services/admin-session.service';
 
@@ -16,7 +21,7 @@ export class AdminSessionHandler {
 
   /** A missing or malformed token is a 401 like an unknown one, not a 400. */
   @MessagePattern(AUTH_PATTERNS.adminSession)
-  session(@Payload() payload: unknown): Promise<AdminSessionResponse> {
+  session(@Payload() payload: unknown): Promise<AdminSessionCheckReply> {
     readContext(payload);
     const { token } = readRpcBody(AUTH_PATTERNS.adminSession, payload, ErrorCode.UNAUTHENTICATED);
     return this.adminSessions.check(token);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Role } from '@vault/contracts';
 import { redisKeys } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import type { Result } from 'ioredis';
@@ -12,6 +13,20 @@ import { sessionHashFields } from './sessions.repository';
  * disappears. The token itself is never stored. `admin-sess-of:{userId}` is the set of a user's
  * session hashes, so a lock, a demotion or a deletion can end them all (`endAllFor`).
  */
+
+/**
+ * The rights a session grants, as auth last read them from the account: services take an admin's
+ * role and permissions from here (server-kit readAdmin), never from the RPC message.
+ */
+export interface AdminSessionAccess {
+  role: Role;
+  permissions: string[];
+}
+
+/** The hash fields of AdminSessionAccess (permissions as a JSON array). */
+function accessFields({ role, permissions }: AdminSessionAccess): string[] {
+  return ['role', role, 'permissions', JSON.stringify(permissions)];
+}
 
 export interface AdminSessionRecord {
   userId: string;
@@ -55,6 +70,16 @@ redis.call('PEXPIRE', KEYS[1], math.min(tonumber(ARGV[2]), expiresAt - now))
 return {s[1], s[2], s[3], ARGV[1], s[5], s[6]}
 `;
 
+/**
+ * KEYS: session. ARGV: field/value pairs. Sets them only while the session lives: a session ended
+ * meanwhile is not brought back (without its expiry) by the write.
+ */
+const GRANT_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+`;
+
 /** KEYS: session. Deletes the session; answers its userId (or nil). */
 const END_LUA = `
 local userId = redis.call('HGET', KEYS[1], 'userId')
@@ -70,6 +95,7 @@ declare module 'ioredis' {
       ...args: (string | number)[]
     ): Result<number, Context>;
     authAdminSessionTouch(sessionKey: string, now: number, idleMs: number): Result<string[] | null, Context>;
+    authAdminSessionGrant(sessionKey: string, ...fields: string[]): Result<number, Context>;
     authAdminSessionEnd(sessionKey: string): Result<string | null, Context>;
   }
 }
@@ -79,11 +105,17 @@ export class AdminSessionsRepository {
   constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {
     redis.defineCommand('authAdminSessionCreate', { numberOfKeys: 2, lua: CREATE_LUA });
     redis.defineCommand('authAdminSessionTouch', { numberOfKeys: 1, lua: TOUCH_LUA });
+    redis.defineCommand('authAdminSessionGrant', { numberOfKeys: 1, lua: GRANT_LUA });
     redis.defineCommand('authAdminSessionEnd', { numberOfKeys: 1, lua: END_LUA });
   }
 
   /** `ttlMs`: the first idle end (already capped at the absolute end). */
-  async create(tokenHash: string, session: AdminSessionRecord, ttlMs: number): Promise<void> {
+  async create(
+    tokenHash: string,
+    session: AdminSessionRecord,
+    ttlMs: number,
+    access: AdminSessionAccess,
+  ): Promise<void> {
     const fields = sessionHashFields(session);
     await this.redis.authAdminSessionCreate(
       redisKeys.adminSession(tokenHash),
@@ -92,7 +124,13 @@ export class AdminSessionsRepository {
       ttlMs,
       session.expiresAt - session.createdAt,
       ...Object.entries(fields).flat(),
+      ...accessFields(access),
     );
+  }
+
+  /** Stores the rights the account holds now in its live session (no-op once the session ended). */
+  async grant(tokenHash: string, access: AdminSessionAccess): Promise<void> {
+    await this.redis.authAdminSessionGrant(redisKeys.adminSession(tokenHash), ...accessFields(access));
   }
 
   /** The live session of this hash with its idle end moved on, or null (missing, idle or past its end). */

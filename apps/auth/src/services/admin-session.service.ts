@@ -3,7 +3,7 @@ import {
   ErrorCode,
   isAdminRole,
   VaultError,
-  type AdminSessionResponse,
+  type AdminSessionCheckReply,
   type AdminSignInReply,
   type LoginBody,
   type RpcContext,
@@ -15,6 +15,7 @@ import { toAdminSessionResponse } from '../mappers/admin-session.mapper';
 import { AdminSessionsRepository, type AdminSessionRecord } from '../repositories/admin-sessions.repository';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { UsersRepository } from '../repositories/users.repository';
+import { isAdminLock } from './account-lock';
 import { AuthService } from './auth.service';
 import { LoginGuardService } from './login-guard.service';
 import { clientOf, SecurityEventsService } from './security-events.service';
@@ -77,8 +78,12 @@ export class AdminSessionService {
     return this.start(user, ctx);
   }
 
-  /** The check behind every admin call: the admin, re-read from the database, and the new idle end. */
-  async check(token: string, now = Date.now()): Promise<AdminSessionResponse> {
+  /**
+   * The check behind every admin call: the admin, re-read from the database, and the new idle end.
+   * The rights read are stored in the session too (services re-check calls against them), and its
+   * key (the token's hash, never the token) is answered beside, for the gateway's context.
+   */
+  async check(token: string, now = Date.now()): Promise<AdminSessionCheckReply> {
     const hash = TOKEN_RE.test(token) ? sha256Hex(token) : null;
     const session = hash ? await this.sessions.touch(hash, now, this.config.adminSession.idleMs) : null;
     if (!hash || !session) throw new VaultError(ErrorCode.UNAUTHENTICATED);
@@ -88,7 +93,9 @@ export class AdminSessionService {
       await this.sessions.end(hash);
       throw new VaultError(refused ?? ErrorCode.UNAUTHENTICATED);
     }
-    return toAdminSessionResponse(user, session, this.idleEnd(session, now));
+    const answer = toAdminSessionResponse(user, session, this.idleEnd(session, now));
+    await this.sessions.grant(hash, answer.admin);
+    return { session: answer, key: hash };
   }
 
   /** Ends the session of this token, if any (signing out twice is fine). */
@@ -114,10 +121,11 @@ export class AdminSessionService {
       ...clientOf(ctx),
     };
     const idleEnd = this.idleEnd(session, now);
-    await this.sessions.create(sha256Hex(token), session, idleEnd - now);
+    const body = toAdminSessionResponse(user, session, idleEnd);
+    await this.sessions.create(sha256Hex(token), session, idleEnd - now, body.admin);
     this.logger.log(`Admin signed in: user ${user.id}`);
     return {
-      body: toAdminSessionResponse(user, session, idleEnd),
+      body,
       // The cookie lives to the absolute end; the idle end is the server's to enforce.
       session: { token, maxAgeSeconds: Math.floor((session.expiresAt - now) / 1000) },
     };
@@ -129,8 +137,9 @@ export class AdminSessionService {
 
   /** Null while the account may still use the console; otherwise the answer that ends the session. */
   private disqualified(user: UserEntity | null, now: number): Disqualified | null {
-    // A locked account is signed out (401) rather than told it is locked: the session is over either way.
-    if (!user || (user.lockedUntil && user.lockedUntil.getTime() > now)) return ErrorCode.UNAUTHENTICATED;
+    // An administrator's lock signs the admin out (401 rather than "locked": the session is over
+    // either way). The failed sign-ins' own lock does not: anyone knowing the username can cause it.
+    if (!user || isAdminLock(user, now)) return ErrorCode.UNAUTHENTICATED;
     if (!isAdminRole(user.role)) return ErrorCode.ADMIN_REQUIRED;
     if (!user.twoFactorEnabled) return ErrorCode.ADMIN_2FA_REQUIRED;
     return null;

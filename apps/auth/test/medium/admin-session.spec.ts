@@ -1,6 +1,7 @@
 import {
   AUTH_PATTERNS,
   ErrorCode,
+  type AdminSessionCheckReply,
   type AdminSessionResponse,
   type AdminSignInReply,
   type AuthResponse,
@@ -12,6 +13,7 @@ import {
 } from '@vault/contracts';
 import { sha256Hex } from '@vault/server-kit';
 import { generate } from 'otplib';
+import { AdminSessionsRepository } from '../../src/repositories/admin-sessions.repository';
 import { AdminSessionService } from '../../src/services/admin-session.service';
 import { authOf, hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
@@ -88,7 +90,7 @@ describe(AdminSessionService.name, () => {
     return { token: reply.session.token, body: reply.body, maxAge: reply.session.maxAgeSeconds };
   }
 
-  const check = (token: string) => t.call<AdminSessionResponse>(AUTH_PATTERNS.adminSession, { token });
+  const check = (token: string) => t.call<AdminSessionCheckReply>(AUTH_PATTERNS.adminSession, { token });
   const checkFails = (token: string) => t.fail(AUTH_PATTERNS.adminSession, { token });
 
   const events = async (userId: string) =>
@@ -215,6 +217,9 @@ describe(AdminSessionService.name, () => {
         lastSeenAt: stored['createdAt'],
         ip: expect.stringMatching(/^198\.51\.100\./),
         userAgent: 'console-test',
+        // The rights services take for this admin's calls (server-kit readAdmin), never the message's.
+        role: 'admin',
+        permissions: '["users:read"]',
       });
       const pttl = await t.redis.client.pttl(sessionKey(token));
       expect(pttl).toBeGreaterThan(idleMs - 5_000);
@@ -237,12 +242,43 @@ describe(AdminSessionService.name, () => {
       const { token, body } = await signedIn(a);
       await setRole(a.userId, 'super_admin', ['audit:read', 'not-a-permission']);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const res = await check(token);
+      const { session: res, key } = await check(token);
       expect(res.admin).toMatchObject({ id: a.userId, role: 'super_admin', permissions: ['audit:read'] });
       expect(res.expiresAt).toBe(body.expiresAt);
       expect(Date.parse(res.idleExpiresAt)).toBeGreaterThan(Date.parse(body.idleExpiresAt));
       expect(JSON.stringify(res)).not.toContain(token);
       expect(JSON.stringify(res)).not.toContain(sha256Hex(token));
+      // Beside the answer (for the gateway's context only): the session's key, the token's hash.
+      expect(key).toBe(sha256Hex(token));
+      // The rights just read are the session's now: services re-check calls against them.
+      expect(await t.redis.client.hmget(sessionKey(token), 'userId', 'role', 'permissions')).toEqual([
+        a.userId,
+        'super_admin',
+        '["audit:read"]',
+      ]);
+    });
+
+    it('stores nothing for a session that ended meanwhile (no hash without expiry left behind)', async () => {
+      const a = await account('admin');
+      const { token } = await signedIn(a);
+      const repository = t.app.get(AdminSessionsRepository);
+      await repository.end(sha256Hex(token));
+      await repository.grant(sha256Hex(token), { role: 'super_admin', permissions: [] });
+      expect(await t.redis.client.exists(sessionKey(token))).toBe(0);
+    });
+
+    it('keeps the session through the lock failed sign-ins put on the account (anyone can cause it)', async () => {
+      const a = await account('admin');
+      const { token } = await signedIn(a);
+      // The fifth wrong key locks the account with the failures' own reason.
+      for (let i = 0; i < 5; i++) await failSignIn(a, { authKey: hex(32) });
+      const { rows } = await t.pg.query(`SELECT locked_until, locked_reason FROM auth.users WHERE id = $1`, [
+        a.userId,
+      ]);
+      expect(rows[0].locked_until.getTime()).toBeGreaterThan(Date.now());
+      expect(rows[0].locked_reason).toBe('Too many failed login attempts');
+      expect((await check(token)).session.admin.id).toBe(a.userId);
+      expect(await t.redis.client.exists(sessionKey(token))).toBe(1);
     });
 
     it('answers UNAUTHENTICATED for unknown, malformed or missing tokens', async () => {
@@ -268,7 +304,7 @@ describe(AdminSessionService.name, () => {
       while (now + idleMs / 2 < created + maxMs) {
         now += idleMs / 2;
         const res = await service().check(busy.token, now);
-        expect(Date.parse(res.idleExpiresAt)).toBe(Math.min(now + idleMs, created + maxMs));
+        expect(Date.parse(res.session.idleExpiresAt)).toBe(Math.min(now + idleMs, created + maxMs));
       }
       await expect(service().check(busy.token, created + maxMs)).rejects.toMatchObject({
         code: ErrorCode.UNAUTHENTICATED,
@@ -287,8 +323,8 @@ describe(AdminSessionService.name, () => {
         ErrorCode.ADMIN_2FA_REQUIRED,
       ],
       [
-        'locked',
-        `UPDATE auth.users SET locked_until = now() + interval '1 hour' WHERE id = $1`,
+        'locked by an administrator',
+        `UPDATE auth.users SET locked_until = now() + interval '1 hour', locked_reason = 'Spam wave' WHERE id = $1`,
         ErrorCode.UNAUTHENTICATED,
       ],
       ['deleted', `DELETE FROM auth.users WHERE id = $1`, ErrorCode.UNAUTHENTICATED],
@@ -325,7 +361,7 @@ describe(AdminSessionService.name, () => {
       expect(await service().endAllFor(a.userId)).toBe(2);
       expect(await service().endAllFor(a.userId)).toBe(0);
       for (const s of [a1, a2]) expect((await checkFails(s.token)).code).toBe(ErrorCode.UNAUTHENTICATED);
-      expect((await check(b1.token)).admin.id).toBe(b.userId);
+      expect((await check(b1.token)).session.admin.id).toBe(b.userId);
     });
   });
 });

@@ -18,11 +18,14 @@ import { Public } from './auth.decorators';
 import type { JwtVerifier } from './jwt-verifier';
 import type { SessionLiveness } from './session-liveness';
 
+const SESSION_KEY = 'ab'.repeat(32);
+
 const admin = (role: Role, permissions: Permission[] = []): RpcAdmin => ({
   id: 'a',
   label: 'ann',
   role,
   permissions,
+  sessionKey: SESSION_KEY,
 });
 
 describe('meetsRequirement', () => {
@@ -45,15 +48,18 @@ describe('meetsRequirement', () => {
   });
 });
 
+/** A request whose matched route is `route` (the raw URL may spell it differently). */
 function request(
   method: string,
   headers: Record<string, string> = {},
-  url = '/api/admin/users',
+  route = '/api/admin/users',
+  url = route,
 ): FastifyRequest {
   return {
     method,
     headers,
     url,
+    routeOptions: { url: route },
     protocol: 'https',
     host: 'vault.example.com',
     id: 'r1',
@@ -78,6 +84,17 @@ describe('isCrossOrigin', () => {
   it('lets a request without Origin through', () => {
     expect(isCrossOrigin(request('POST'))).toBe(false);
   });
+
+  it('accepts the configured public origins (CORS_ORIGINS) besides its own, nothing else', () => {
+    const origins = ['https://app.example.org', 'http://localhost:5173'];
+    const from = (origin: string) => isCrossOrigin(request('POST', { origin }), origins);
+    expect(from('https://app.example.org')).toBe(false);
+    expect(from('HTTPS://APP.example.org')).toBe(false);
+    expect(from('http://localhost:5173')).toBe(false);
+    expect(from('https://vault.example.com')).toBe(false);
+    expect(from('https://app.example.org.evil.example')).toBe(true);
+    expect(from('http://localhost:5174')).toBe(true);
+  });
 });
 
 describe(AdminGuard.name, () => {
@@ -94,7 +111,7 @@ describe(AdminGuard.name, () => {
   ) {
     const call = jest.fn(async () => {
       if (answer instanceof VaultError) throw answer;
-      return answer;
+      return { session: answer, key: SESSION_KEY };
     });
     const verify = jest.fn(async () => {
       if (bearer === 'invalid') throw new VaultError(ErrorCode.UNAUTHENTICATED);
@@ -107,6 +124,7 @@ describe(AdminGuard.name, () => {
       new AdminCookies({ cookieSecure: 'auto' } as never),
       { verify } as unknown as JwtVerifier,
       { isLive } as unknown as SessionLiveness,
+      { corsOrigins: ['https://app.example.org'] },
     );
     return { guard, call };
   }
@@ -155,14 +173,22 @@ describe(AdminGuard.name, () => {
   });
 
   it('checks the cookie with auth and sets the admin from its answer', async () => {
-    const { guard, call } = setup(session('admin', ['users:lock']));
+    const answer = session('admin', ['users:lock']);
+    const { guard, call } = setup(answer);
     const req = request('POST', { cookie: 'vault_admin=tok%2Ben', origin: 'https://vault.example.com' });
     await expect(guard.canActivate(contextOf('lock', req))).resolves.toBe(true);
     expect(call).toHaveBeenCalledWith('auth.admin.session', expect.objectContaining({ requestId: 'r1' }), {
       token: 'tok+en',
     });
-    expect(req.admin).toEqual({ id: 'u1', label: 'ann', role: 'admin', permissions: ['users:lock'] });
-    expect(req.adminSession?.admin.email).toBe('ann@example.com');
+    expect(req.admin).toEqual({
+      id: 'u1',
+      label: 'ann',
+      role: 'admin',
+      permissions: ['users:lock'],
+      sessionKey: SESSION_KEY,
+    });
+    // The HTTP answer is the session alone: its key stays between the gateway and the services.
+    expect(req.adminSession).toEqual(answer);
   });
 
   it('answers 403 PERMISSION_DENIED to an admin without the permission, and lets it see its session', async () => {
@@ -198,5 +224,24 @@ describe(AdminGuard.name, () => {
     await expect(guard.canActivate(contextOf('open', request('POST', evil, '/api/notes')))).resolves.toBe(
       true,
     );
+  });
+
+  it('decides by the matched route, not the raw URL: an encoded /api/admin path is checked too', async () => {
+    const { guard, call } = setup(session('super_admin'));
+    const evil = { origin: 'https://evil.example' };
+    for (const url of ['/api/%61dmin/session', '/api//admin/session', '/API/admin/session']) {
+      const req = request('POST', evil, '/api/admin/session', url);
+      expect(await refusal(guard.canActivate(contextOf('signIn', req)))).toBe(ErrorCode.FORBIDDEN);
+    }
+    // A raw URL that looks like the admin API but matched another route is not this guard's business.
+    const other = request('POST', evil, '/api/notes', '/api/admin/../notes');
+    await expect(guard.canActivate(contextOf('open', other))).resolves.toBe(true);
+    expect(call).not.toHaveBeenCalled();
+  });
+
+  it('accepts a state change from a configured public origin', async () => {
+    const { guard } = setup(session('super_admin'));
+    const req = request('POST', { origin: 'https://app.example.org' }, '/api/admin/session');
+    await expect(guard.canActivate(contextOf('signIn', req))).resolves.toBe(true);
   });
 });

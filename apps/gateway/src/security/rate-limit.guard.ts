@@ -8,7 +8,8 @@ import { RATE_LIMIT_BUCKET, type RateLimitBucket } from './rate-limit.decorator'
 
 /**
  * Global guard, registered after JwtAuthGuard so that a signed-in caller is counted per
- * user. Each bucket counts in a one-minute window of server-kit's RedisRateLimiter
+ * user, and before AdminGuard so that admin calls (counted per IP) are limited before each
+ * costs a session check in auth. Each bucket counts in a one-minute window of server-kit's RedisRateLimiter
  * (`rl:gw-{bucket}:ip:{ip}` or `…:user:{id}`). Over the limit: 429 RATE_LIMITED with retryAfter
  * and a Retry-After header.
  */
@@ -48,8 +49,9 @@ export class RateLimitGuard implements CanActivate {
       case 'blob':
         return [`ip:${request.ip}`, this.config.rateLimit.blobPerMinute];
       default: {
-        // Signed-in callers count per account (an admin's console calls per admin), others per IP.
-        const account = request.auth?.userId ?? request.admin?.id;
+        // Signed-in callers count per account, others per IP. Admin routes count per IP: this
+        // guard runs before AdminGuard asks auth who the admin is (request.auth is never set there).
+        const account = request.auth?.userId;
         return [account ? `user:${account}` : `ip:${request.ip}`, this.config.rateLimit.apiPerMinute];
       }
     }

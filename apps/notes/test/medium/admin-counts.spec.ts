@@ -3,11 +3,14 @@ import {
   ACCOUNT_PURGE_QUEUES,
   ErrorCode,
   NOTES_PATTERNS as P,
+  PERMISSIONS,
   type NoteResponse,
+  type RpcAdmin,
   type RpcReply,
 } from '@vault/contracts';
-import { adminContext, runQueuedJob } from '@vault/server-kit/testing';
-import { randomUUID } from 'node:crypto';
+import { redisKeys } from '@vault/server-kit';
+import { adminContext, runQueuedJob, storeAdminSession } from '@vault/server-kit/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { NotesAdminHandler } from '../../src/handlers/notes-admin.handler';
 import { noteBody, startNotesTestApp, testAppPerFile, type TestUser } from './support/notes-test-app';
 
@@ -101,8 +104,53 @@ describe(NotesAdminHandler.name, () => {
       const ownerId = randomUUID();
       expect((await t.fail(P.adminCounts, {}, usersReader)).code).toBe(ErrorCode.PERMISSION_DENIED);
       expect((await t.fail(P.adminCounts, { ownerId }, statsReader)).code).toBe(ErrorCode.PERMISSION_DENIED);
-      const notAdmin = { admin: { ...statsReader.admin, role: 'user' as const } };
+      // A regular account's role in the session grants nothing, whatever permissions it lists.
+      const notAdmin = adminContext(['stats:read'], 'user');
       expect((await t.fail(P.adminCounts, {}, notAdmin)).code).toBe(ErrorCode.PERMISSION_DENIED);
+    });
+
+    describe('a forged admin context (super_admin claimed)', () => {
+      const forged = (admin: Partial<RpcAdmin>) => ({
+        admin: {
+          ...statsReader.admin,
+          role: 'super_admin' as const,
+          permissions: [...PERMISSIONS],
+          ...admin,
+        },
+      });
+
+      it('without a console session, or naming another admin’s, with UNAUTHENTICATED', async () => {
+        for (const admin of [
+          { sessionKey: randomBytes(32).toString('hex') },
+          { sessionKey: usersReader.admin.sessionKey },
+          { id: randomUUID() },
+        ]) {
+          expect((await t.fail(P.adminCounts, {}, forged(admin))).code).toBe(ErrorCode.UNAUTHENTICATED);
+        }
+      });
+
+      it('with a live session stored as admin, gets that session’s permissions only', async () => {
+        expect(await counts({}, forged({}))).toEqual(await truth());
+        const oneOwner = await t.fail(P.adminCounts, { ownerId: randomUUID() }, forged({}));
+        expect(oneOwner.code).toBe(ErrorCode.PERMISSION_DENIED);
+      });
+
+      it('once the session ended (signed out, locked), with UNAUTHENTICATED', async () => {
+        // A session written by hand: adminContext's own are written again before every call.
+        const admin: RpcAdmin = {
+          ...forged({}).admin,
+          id: randomUUID(),
+          sessionKey: randomBytes(32).toString('hex'),
+        };
+        await storeAdminSession(t.redis.client, admin.sessionKey, {
+          userId: admin.id,
+          role: 'super_admin',
+          permissions: [],
+        });
+        expect(await counts({ ownerId: randomUUID() }, { admin })).toEqual({ notes: 0, deletedNotes: 0 });
+        await t.redis.client.del(redisKeys.adminSession(admin.sessionKey));
+        expect((await t.fail(P.adminCounts, {}, { admin })).code).toBe(ErrorCode.UNAUTHENTICATED);
+      });
     });
 
     it('a bad owner id or an unknown field with VALIDATION_FAILED', async () => {

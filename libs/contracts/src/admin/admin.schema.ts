@@ -40,6 +40,8 @@ export const ADMIN_MESSAGES = {
   signInRequired: 'Admin sign-in required: the admin console has a session of its own',
   superAdminOnly: 'Only a super admin can change roles and permissions',
   notYourself: 'You cannot change your own role, lock yourself or end your own admin session here',
+  superAdminTarget: 'Only a super admin can act on a super admin account',
+  lastSuperAdmin: 'At least one super admin must remain able to sign in',
   confirmMismatch: "Type the account's username to confirm",
   reasonRequired: 'Please give a reason',
   duration: `Duration must be a whole number of minutes from 1 to ${ADMIN_LIMITS.lockMinutesMax}`,
@@ -62,7 +64,10 @@ const reason = plainText(ADMIN_MESSAGES.reasonRequired)
 const cursor = plainText(ADMIN_MESSAGES.invalidCursor).max(200, ADMIN_MESSAGES.invalidCursor);
 const pageLimit = (max: number, fallback: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback);
-const isoDate = z.iso.datetime({ offset: true, error: 'Invalid date' });
+// Years 1970-9999 only: Postgres has no year 0000 (a 500, not a 400) and nothing here predates 1970.
+const isoDate = z.iso
+  .datetime({ offset: true, error: 'Invalid date' })
+  .refine((v) => Number(v.slice(0, 4)) >= 1970, 'Invalid date');
 
 // ---------------------------------------------------------------------------------------------
 // Who is signed in to the console
@@ -86,6 +91,19 @@ export const adminSessionResponseSchema = z.object({
   idleExpiresAt: z.string(),
 });
 export type AdminSessionResponse = z.infer<typeof adminSessionResponseSchema>;
+
+/** An admin session's Redis key part (`admin-sess:{key}`): the SHA-256 (hex) of its token. */
+export const adminSessionKeySchema = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * auth's answer to the gateway's session check (internal, never an HTTP body): the console's view
+ * plus the session's key, which the gateway passes on in ctx.admin so services can re-check it.
+ */
+export const adminSessionCheckReplySchema = z.object({
+  session: adminSessionResponseSchema,
+  key: adminSessionKeySchema,
+});
+export type AdminSessionCheckReply = z.infer<typeof adminSessionCheckReplySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Stats and activity
@@ -124,7 +142,7 @@ export const ADMIN_USER_STATUSES = ['all', 'locked', 'admins', 'no-2fa'] as cons
 
 export const adminUsersQuerySchema = strictBody({
   limit: pageLimit(ADMIN_LIMITS.usersPageMax, 10),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   /** Matches the start of a username or an e-mail address, case-insensitive. */
   search: plainText('Invalid search').max(ADMIN_LIMITS.searchMax, 'Search is too long').optional(),
   status: z.enum(ADMIN_USER_STATUSES).default('all'),

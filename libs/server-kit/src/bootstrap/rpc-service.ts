@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
-import type { HealthReply, RpcAuth } from '@vault/contracts';
+import type { HealthReply, RpcAdmin, RpcAuth } from '@vault/contracts';
 import type Redis from 'ioredis';
 import type { Logger as PinoLogger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -22,7 +22,7 @@ import { RpcDomainExceptionFilter } from '../errors/rpc-exception.filter';
 import { checkHealth, memoryUsage, serviceVersion, type HealthProbe } from '../health/health';
 import { PinoNestLogger } from '../logging/logger';
 import { rpcServerOptions, type RpcTransportConfig } from '../rpc/rpc-options';
-import { assertLiveCaller, readContext } from '../rpc/rpc-request';
+import { assertLiveCaller, readAdmin, readContext, type AdminCallRequirement } from '../rpc/rpc-request';
 import { describeRpcListener, runService, type BootConfig, type ServiceBoot } from './run-service';
 
 /**
@@ -89,7 +89,8 @@ export function healthHandler(pattern: string): Type<unknown> {
 /**
  * Who is calling: the gateway has verified the access token and the session already; this
  * re-checks (defence in depth) that the session still exists and belongs to the user the
- * context names (auth's `sess:{sid}` hash, read only).
+ * context names (auth's `sess:{sid}` hash, read only), and for an admin call that its console
+ * session does (`admin-sess:{key}`), taking the admin's rights from there.
  */
 export class CallerService {
   private readonly logger = new Logger(CallerService.name);
@@ -105,6 +106,15 @@ export class CallerService {
   /** The live caller named by an RPC payload's context. */
   of(payload: unknown): Promise<RpcAuth> {
     return this.assertAlive(readContext(payload).auth);
+  }
+
+  /** The admin of an admin call, checked against its live console session (readAdmin). */
+  admin(payload: unknown, requirement: AdminCallRequirement): Promise<RpcAdmin> {
+    return readAdmin(this.redis, payload, requirement, (error) =>
+      this.logger.warn(
+        `Admin session check failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   }
 }
 

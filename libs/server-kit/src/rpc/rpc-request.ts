@@ -1,4 +1,6 @@
 import {
+  ADMIN_MESSAGES,
+  adminSessionKeySchema,
   ErrorCode,
   hasPermission,
   parseFirst,
@@ -32,13 +34,15 @@ const rpcContextSchema = z.object({
       role: z.enum(ROLES),
     })
     .optional(),
-  // The admin service's calls: who, as the gateway's admin guard read it from the database.
+  // The admin service's calls: who, as the gateway's admin guard read it from the database. Role
+  // and permissions are only the gateway's view: readAdmin takes them from the session instead.
   admin: z
     .object({
       id: z.string().regex(UUID_V4_RE),
       label: z.string().max(200),
       role: z.enum(ROLES),
       permissions: z.array(z.string().max(64)).max(64),
+      sessionKey: adminSessionKeySchema,
     })
     .optional(),
 });
@@ -56,14 +60,60 @@ export function readAuth(ctx: RpcContext): RpcAuth {
   return ctx.auth;
 }
 
+/** What an admin call may require: a permission (super_admin holds all), or the super_admin role. */
+export type AdminCallRequirement = Permission | 'super_admin';
+
+const storedRole = z.enum(ROLES);
+const storedPermissions = z.array(z.string().max(64)).max(64);
+
+/** A stored permissions field (JSON array), or null when it is missing or malformed. */
+function parsePermissions(value: string | null): string[] | null {
+  if (value === null) return null;
+  try {
+    const parsed = storedPermissions.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The admin behind an admin call, who must hold `permission`: services re-check it (the gateway
- * and the admin service have too). No admin is ADMIN_REQUIRED, a missing permission PERMISSION_DENIED.
+ * The admin behind an admin call, who must meet `requirement`. The context only names the admin
+ * and its console session: that session (auth's `admin-sess:{sessionKey}` hash, one HMGET) must
+ * exist and belong to that admin, and the role and permissions are the ones auth stored there at
+ * its last check, never the message's, so a forged context needs a live session of that very
+ * admin and gains nothing beyond its rights. No admin is ADMIN_REQUIRED, no such session
+ * UNAUTHENTICATED, an unmet requirement PERMISSION_DENIED.
  */
-export function readAdmin(payload: unknown, permission: Permission): RpcAdmin {
-  const admin = readContext(payload).admin;
-  if (!admin) throw new VaultError(ErrorCode.ADMIN_REQUIRED);
-  if (!hasPermission(admin, permission)) throw new VaultError(ErrorCode.PERMISSION_DENIED);
+export async function readAdmin(
+  redis: Pick<Redis, 'hmget'>,
+  payload: unknown,
+  requirement: AdminCallRequirement,
+  onRedisError?: (error: unknown) => void,
+): Promise<RpcAdmin> {
+  const claimed = readContext(payload).admin;
+  if (!claimed) throw new VaultError(ErrorCode.ADMIN_REQUIRED);
+  let stored: (string | null)[];
+  try {
+    stored = await redis.hmget(redisKeys.adminSession(claimed.sessionKey), 'userId', 'role', 'permissions');
+  } catch (error) {
+    onRedisError?.(error);
+    throw new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
+  }
+  const [userId, roleValue, permissionsValue] = stored;
+  const role = storedRole.safeParse(roleValue);
+  const permissions = parsePermissions(permissionsValue ?? null);
+  if (userId !== claimed.id || !role.success || !permissions) {
+    throw new VaultError(ErrorCode.UNAUTHENTICATED);
+  }
+  const admin: RpcAdmin = { ...claimed, role: role.data, permissions };
+  if (requirement === 'super_admin') {
+    if (admin.role !== 'super_admin') {
+      throw new VaultError(ErrorCode.PERMISSION_DENIED, ADMIN_MESSAGES.superAdminOnly);
+    }
+  } else if (!hasPermission(admin, requirement)) {
+    throw new VaultError(ErrorCode.PERMISSION_DENIED);
+  }
   return admin;
 }
 
@@ -116,15 +166,21 @@ export function readRpcBody<P extends RpcBodyPattern>(
   return readBody(schema, payload, onInvalid) as RpcRequestBody<P>;
 }
 
+/** Who checks an admin call: server-kit's CallerService (readAdmin with the service's Redis). */
+export interface AdminCallChecker {
+  admin(payload: unknown, requirement: AdminCallRequirement): Promise<RpcAdmin>;
+}
+
 /**
  * The body of an owner-counts question (`notes.admin.counts`, `files.admin.counts`) and its
  * permission check: one owner's counts need users:read, everyone's stats:read.
  */
-export function readOwnerCountsRequest(
+export async function readOwnerCountsRequest(
+  caller: AdminCallChecker,
   pattern: 'notes.admin.counts' | 'files.admin.counts',
   payload: unknown,
-): RpcRequestBody<typeof pattern> {
+): Promise<RpcRequestBody<typeof pattern>> {
   const body = readRpcBody(pattern, payload);
-  readAdmin(payload, body.ownerId ? 'users:read' : 'stats:read');
+  await caller.admin(payload, body.ownerId ? 'users:read' : 'stats:read');
   return body;
 }

@@ -17,6 +17,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import pino, { type Logger } from 'pino';
+import { writeAdminSessions } from './admin-context';
 import { freePort } from './free-port';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from './test-infra';
 
@@ -125,6 +126,7 @@ export async function startRpcTestApp<C extends { rpc: RpcTransportConfig }, S>(
   await pg.connect();
 
   const call = async <T>(pattern: string, body: unknown, ctx: Partial<RpcContext> = {}): Promise<T> => {
+    await writeAdminSessions(redis.client, ctx);
     const reply = await rpcCall<T, unknown>(client, pattern, { ctx: context(ctx), body });
     assertReplyContract(pattern, reply);
     return reply;

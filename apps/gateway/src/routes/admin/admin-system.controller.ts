@@ -73,7 +73,7 @@ export class AdminSystemController {
     status: 200,
     summary: 'Queue a scan of every stored file (audited)',
     success: [{ description: 'How many were queued', schema: adminQueuedSchema }],
-    errors: ADMIN_ERRORS,
+    errors: [...ADMIN_ERRORS, E.CONFLICT],
   })
   adminRescanAll(
     @Ctx() ctx: RpcContext,
