@@ -1,6 +1,6 @@
 import { PERMISSIONS, type Permission, type Role } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   SecurityEventEntity,
   type SecurityEventDetails,
@@ -34,6 +34,10 @@ export interface RoleChangeOptions {
   by?: string;
   client?: { ip: string; userAgent: string };
   alsoRecord?: { eventType: SecurityEventType; details: SecurityEventDetails };
+  /** Runs first in the transaction: other row locks that must come before the account's (lock order). */
+  lockFirst?: (manager: EntityManager) => Promise<void>;
+  /** Runs with the account's row locked, before any change: throws to refuse (the transaction rolls back). */
+  check?: (manager: EntityManager, current: { id: string; role: Role }) => Promise<void>;
 }
 
 /** Who the event says made the change (`details.by`). */
@@ -88,9 +92,10 @@ async function changeRole(
   column: 'id' | (typeof IDENTIFIER_COLUMN)[keyof typeof IDENTIFIER_COLUMN],
   value: string,
   target: RoleTarget,
-  { by = CHANGED_BY_COMMAND_LINE, client, alsoRecord }: RoleChangeOptions,
+  { by = CHANGED_BY_COMMAND_LINE, client, alsoRecord, lockFirst, check }: RoleChangeOptions,
 ): Promise<RoleChangeResult> {
   return dataSource.transaction(async (manager) => {
+    await lockFirst?.(manager);
     const users = manager.getRepository(UserEntity);
     const user = await users
       .createQueryBuilder('u')
@@ -98,6 +103,7 @@ async function changeRole(
       .where(`u.${column} = :value`, { value })
       .getOne();
     if (!user) return { outcome: 'not_found' } as const;
+    await check?.(manager, user);
     const names: AccountNames = { id: user.id, username: user.username, email: user.email };
 
     // Demoting clears the list, so a later promotion to admin never revives old permissions.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminUsersQuery, AuthStats } from '@vault/contracts';
-import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { UserEntity } from '../entities/user.entity';
 import { FAILED_SIGNIN_EVENTS } from './unusual-activity.repository';
 
@@ -120,6 +120,53 @@ export class AdminUsersRepository {
 
   findRow(id: string): Promise<AdminUserRow | null> {
     return this.users.createQueryBuilder('u').select(ADMIN_USER_COLUMNS).where('u.id = :id', { id }).getOne();
+  }
+
+  // ── row locks of the admin actions, inside the caller's transaction ────────────────────
+
+  /**
+   * Locks every super_admin row, in id order: every caller takes them first and in the same
+   * order, so two admin actions never wait on each other crosswise (no deadlock).
+   */
+  async lockSuperAdmins(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT id FROM auth.users WHERE role = 'super_admin' ORDER BY id FOR UPDATE`);
+  }
+
+  /** The account's row, locked until the transaction ends (null when there is none). */
+  lockRow(manager: EntityManager, id: string): Promise<AdminUserRow | null> {
+    return manager
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .select(ADMIN_USER_COLUMNS)
+      .setLock('pessimistic_write')
+      .where('u.id = :id', { id })
+      .getOne();
+  }
+
+  /** Super admins other than `exceptId` that are not locked (able to sign in). */
+  async unlockedSuperAdminsBesides(manager: EntityManager, exceptId: string): Promise<number> {
+    const [row] = await manager.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM auth.users
+        WHERE role = 'super_admin' AND id <> $1 AND (locked_until IS NULL OR locked_until <= now())`,
+      [exceptId],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** An administrator's lock on the row (null clears it, with the failure count). */
+  async writeLock(
+    manager: EntityManager,
+    id: string,
+    lock: { until: Date; reason: string } | null,
+  ): Promise<void> {
+    await manager
+      .getRepository(UserEntity)
+      .update(
+        { id },
+        lock
+          ? { failedLoginAttempts: 0, lockedUntil: lock.until, lockedReason: lock.reason }
+          : { failedLoginAttempts: 0, lockedUntil: null, lockedReason: null },
+      );
   }
 
   /** E-mail and username of the given accounts (sessions and events shown beside them). */

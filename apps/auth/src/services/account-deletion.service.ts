@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, VaultError, type RpcAuth, type RpcContext } from '@vault/contracts';
 import { SecretHasher } from '@vault/server-kit';
 import { AccountDeletionRepository } from '../repositories/account-deletion.repository';
+import { AdminSessionsRepository } from '../repositories/admin-sessions.repository';
 import { PurgeQueueRepository } from '../repositories/purge-queue.repository';
 import { SessionsRepository } from '../repositories/sessions.repository';
 import { UsersRepository } from '../repositories/users.repository';
@@ -16,8 +17,8 @@ export const PURGE_HOLD_MS = 60_000;
  * DELETE /api/auth/account. Auth owns the account, so it decides: it re-checks the authKey,
  * then in one database transaction deletes the user (every auth row cascades), records
  * `account_deleted`, queues the purge jobs of the other owners (notes, files) and revokes every
- * session; a failure before the commit leaves the account as it was. The purge jobs retry until
- * the notes and files are gone.
+ * session, vault and admin console; a failure before the commit leaves the account as it was.
+ * The purge jobs retry until the notes and files are gone.
  */
 @Injectable()
 export class AccountDeletionService {
@@ -29,6 +30,7 @@ export class AccountDeletionService {
     private readonly deletion: AccountDeletionRepository,
     private readonly purge: PurgeQueueRepository,
     private readonly sessions: SessionsRepository,
+    private readonly adminSessions: AdminSessionsRepository,
     private readonly guard: LoginGuardService,
     private readonly unusual: UnusualActivityService,
     private readonly events: SecurityEventsService,
@@ -62,6 +64,7 @@ export class AccountDeletionService {
         queued = true;
         await this.purge.queuePurge({ userId: user.id, requestedAt }, PURGE_HOLD_MS);
         revoked = await this.sessions.revokeAllForUser(user.id);
+        await this.adminSessions.endAllFor(user.id);
       });
     } catch (error) {
       if (queued) await this.purge.cancel(user.id);

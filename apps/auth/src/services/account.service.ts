@@ -9,6 +9,7 @@ import {
 } from '@vault/contracts';
 import { SecretHasher } from '@vault/server-kit';
 import { toMeResponse } from '../mappers/user.mapper';
+import { AdminSessionsRepository } from '../repositories/admin-sessions.repository';
 import { UsersRepository } from '../repositories/users.repository';
 import { SecurityEventsService } from './security-events.service';
 import { SessionService } from './session.service';
@@ -22,6 +23,7 @@ export class AccountService {
     private readonly users: UsersRepository,
     private readonly hasher: SecretHasher,
     private readonly sessions: SessionService,
+    private readonly adminSessions: AdminSessionsRepository,
     private readonly events: SecurityEventsService,
   ) {}
 
@@ -34,7 +36,7 @@ export class AccountService {
   /**
    * New hash, salt, KDF parameters and wrapped vault key in one transaction (the vault key
    * itself does not change, docs/crypto-protocol.md "Flows"); then every other
-   * session of the user ends. A wrong current key answers 401 and does not count toward
+   * session of the user ends, and every admin-console session (signed in with the old key). A wrong current key answers 401 and does not count toward
    * the lockout (the caller is already signed in).
    */
   async changePassword(auth: RpcAuth, body: ChangePasswordBody, ctx: RpcContext): Promise<void> {
@@ -53,7 +55,10 @@ export class AccountService {
     // A concurrent change got there first: the key this request proved is no longer current.
     if (!applied) throw new VaultError(ErrorCode.INVALID_CREDENTIALS);
     const revoked = await this.sessions.revokeAllExcept(user.id, auth.sessionId);
-    this.logger.log(`Password changed: user ${user.id}, ${revoked} other session(s) revoked`);
+    const consoleEnded = await this.adminSessions.endAllFor(user.id);
+    this.logger.log(
+      `Password changed: user ${user.id}, ${revoked} other session(s) and ${consoleEnded} console session(s) ended`,
+    );
   }
 
   /**

@@ -9,26 +9,27 @@ import {
   type RpcAdmin,
   type RpcContext,
 } from '@vault/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { setAccountRoleById, type RoleTarget } from '../cli/account-role';
 import { toAdminUser } from '../mappers/admin.mapper';
 import { AdminSessionsRepository } from '../repositories/admin-sessions.repository';
+import { AdminUsersRepository, type AdminUserRow } from '../repositories/admin-users.repository';
 import { LoginAttemptsRepository } from '../repositories/login-attempts.repository';
 import { SessionsRepository } from '../repositories/sessions.repository';
 import { TwoFactorRepository } from '../repositories/two-factor.repository';
-import { UsersRepository } from '../repositories/users.repository';
 import { AdminDirectoryService } from './admin-directory.service';
+import { assertMayActOn, assertSuperAdminStanding } from './admin-rank';
 import { LoginGuardService } from './login-guard.service';
 import { clientOf, SecurityEventsService } from './security-events.service';
 
 const NOT_ENABLED = 'Two-factor authentication is not enabled';
-const SUPER_ADMIN_LOCK = 'Only a super admin can lock a super admin';
 
 /**
  * What an administrator changes on an account: lock, unlock, remove 2FA, end sessions, set the
  * role. Each writes an `admin_*` event on the account (the user sees it, with the reason), whose
  * `by` is the admin's id. The handler checked the permission (readAdmin); these check the rules
- * that depend on the account: never on yourself, a super_admin only by a super_admin.
+ * that depend on the account (admin-rank.ts): a super_admin only by a super_admin, not on
+ * yourself, and at least one unlocked super_admin always remains.
  */
 @Injectable()
 export class AdminAccountsService {
@@ -37,7 +38,7 @@ export class AdminAccountsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly directory: AdminDirectoryService,
-    private readonly users: UsersRepository,
+    private readonly rows: AdminUsersRepository,
     private readonly attempts: LoginAttemptsRepository,
     private readonly sessions: SessionsRepository,
     private readonly adminSessions: AdminSessionsRepository,
@@ -48,24 +49,29 @@ export class AdminAccountsService {
   /**
    * Locked until now + duration: the row (what the console shows, and what survives a Redis
    * restart) and the Redis lock the sign-in checks, so sign-in answers 423 with retryAfter until
-   * it ends. Every session of the account, vault and console, ends now.
+   * it ends. Every session of the account, vault and console, ends now. The super_admin rows are
+   * locked first (the lock order of set-role too): locking one may not leave none able to sign in.
    */
   async lock(
     admin: RpcAdmin,
     body: { id: string; reason: string; duration: number },
     ctx: RpcContext,
   ): Promise<AdminUserResponse> {
-    notYourself(admin, body.id);
-    const target = await this.directory.requireUser(body.id);
-    if (target.role === 'super_admin' && admin.role !== 'super_admin') {
-      throw new VaultError(ErrorCode.PERMISSION_DENIED, SUPER_ADMIN_LOCK);
-    }
-    const ms = body.duration * 60_000;
-    await this.users.setLoginFailures(target.id, 0, {
-      until: new Date(Date.now() + ms),
-      reason: body.reason,
+    const until = new Date(Date.now() + body.duration * 60_000);
+    const target = await this.dataSource.transaction(async (manager) => {
+      await this.rows.lockSuperAdmins(manager);
+      const row = await this.lockedTarget(manager, body.id);
+      assertMayActOn(admin, row);
+      if (row.role === 'super_admin') {
+        await assertSuperAdminStanding(this.rows, manager, admin, {
+          losing: row.id,
+          refusal: ADMIN_MESSAGES.superAdminTarget,
+        });
+      }
+      await this.rows.writeLock(manager, row.id, { until, reason: body.reason });
+      return row;
     });
-    await this.attempts.setLock(LoginGuardService.accountSubject(target.id), ms);
+    await this.syncRedisLock(target.id);
     await Promise.all([this.sessions.revokeAllForUser(target.id), this.adminSessions.endAllFor(target.id)]);
     await this.events.record('admin_account_locked', target.id, ctx, {
       reason: body.reason,
@@ -82,9 +88,13 @@ export class AdminAccountsService {
     body: { id: string; reason?: string },
     ctx: RpcContext,
   ): Promise<AdminUserResponse> {
-    const target = await this.directory.requireUser(body.id);
-    await this.users.clearLoginFailures(target.id);
-    await this.attempts.clearLock(LoginGuardService.accountSubject(target.id));
+    const target = await this.dataSource.transaction(async (manager) => {
+      const row = await this.lockedTarget(manager, body.id);
+      assertMayActOn(admin, row, { self: 'allowed' });
+      await this.rows.writeLock(manager, row.id, null);
+      return row;
+    });
+    await this.syncRedisLock(target.id);
     await this.events.record('admin_account_unlocked', target.id, ctx, {
       reason: body.reason ?? null,
       by: admin.id,
@@ -104,6 +114,7 @@ export class AdminAccountsService {
     ctx: RpcContext,
   ): Promise<AdminUserResponse> {
     const target = await this.directory.requireUser(body.id);
+    assertMayActOn(admin, target);
     if (body.confirm.trim().toLowerCase() !== target.username.toLowerCase()) {
       throw new VaultError(ErrorCode.VALIDATION_FAILED, ADMIN_MESSAGES.confirmMismatch);
     }
@@ -117,16 +128,25 @@ export class AdminAccountsService {
     return this.answer(target.id);
   }
 
-  /** Ends every vault session of the account (its console sessions are its own business). */
+  /**
+   * Ends every session of the account, vault and console; `ended` counts both. Your own vault
+   * sessions may be ended too, but not the console session you are using.
+   */
   async endSessions(
     admin: RpcAdmin,
     body: { id: string; reason?: string },
     ctx: RpcContext,
   ): Promise<AdminEndedSessions> {
     const target = await this.directory.requireUser(body.id);
-    const ended = await this.sessions.revokeAllForUser(target.id);
+    assertMayActOn(admin, target, { self: 'allowed' });
+    const [vault, consoleSessions] = await Promise.all([
+      this.sessions.revokeAllForUser(target.id),
+      admin.id === target.id ? 0 : this.adminSessions.endAllFor(target.id),
+    ]);
+    const ended = vault + consoleSessions;
     await this.events.record('admin_sessions_ended', target.id, ctx, {
       count: ended,
+      consoleSessions,
       reason: body.reason ?? null,
       by: admin.id,
     });
@@ -136,7 +156,9 @@ export class AdminAccountsService {
   /**
    * A super_admin sets the role and permissions (stored: [] for user and super_admin, the list
    * for admin) through the role commands' own change (row lock, `role_changed`), with
-   * `admin_role_changed` in the same transaction. Back to user ends the console sessions.
+   * `admin_role_changed` in the same transaction. Every super_admin row is locked first: the
+   * actor must still be one, and a demotion may not leave none able to sign in. Back to user
+   * ends the console sessions.
    */
   async setRole(
     admin: RpcAdmin,
@@ -145,7 +167,6 @@ export class AdminAccountsService {
   ): Promise<AdminUserResponse> {
     if (admin.role !== 'super_admin')
       throw new VaultError(ErrorCode.PERMISSION_DENIED, ADMIN_MESSAGES.superAdminOnly);
-    notYourself(admin, body.id);
     const target: RoleTarget =
       body.role === 'admin'
         ? { role: 'admin', permissions: body.permissions }
@@ -154,6 +175,15 @@ export class AdminAccountsService {
       by: admin.id,
       client: clientOf(ctx),
       alsoRecord: { eventType: 'admin_role_changed', details: { reason: body.reason } },
+      lockFirst: (manager) => this.rows.lockSuperAdmins(manager),
+      check: async (manager, current) => {
+        assertMayActOn(admin, current);
+        const demoting = current.role === 'super_admin' && target.role !== 'super_admin';
+        await assertSuperAdminStanding(this.rows, manager, admin, {
+          losing: demoting ? current.id : undefined,
+          refusal: ADMIN_MESSAGES.superAdminOnly,
+        });
+      },
     });
     if (result.outcome === 'not_found')
       throw new VaultError(ErrorCode.NOT_FOUND, ADMIN_MESSAGES.userNotFound);
@@ -164,11 +194,26 @@ export class AdminAccountsService {
     return this.answer(body.id);
   }
 
+  private async lockedTarget(manager: EntityManager, id: string): Promise<AdminUserRow> {
+    const row = await this.rows.lockRow(manager, id);
+    if (!row) throw new VaultError(ErrorCode.NOT_FOUND, ADMIN_MESSAGES.userNotFound);
+    return row;
+  }
+
+  /**
+   * The Redis lock the sign-in checks, written after the commit from the row as it then is,
+   * while holding the row: of a lock and an unlock racing, the last write matches the row.
+   */
+  private async syncRedisLock(id: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const row = await this.rows.lockRow(manager, id);
+      const ms = row?.lockedUntil ? row.lockedUntil.getTime() - Date.now() : 0;
+      const subject = LoginGuardService.accountSubject(id);
+      await (ms > 0 ? this.attempts.setLock(subject, ms) : this.attempts.clearLock(subject));
+    });
+  }
+
   private async answer(id: string): Promise<AdminUserResponse> {
     return { user: toAdminUser(await this.directory.requireUser(id)) };
   }
-}
-
-function notYourself(admin: RpcAdmin, id: string): void {
-  if (admin.id === id) throw new VaultError(ErrorCode.FORBIDDEN, ADMIN_MESSAGES.notYourself);
 }

@@ -12,6 +12,7 @@ import { toAdminSessionRow } from '../mappers/admin.mapper';
 import { AdminUsersRepository } from '../repositories/admin-users.repository';
 import { AllSessionsRepository, type SessionPosition } from '../repositories/all-sessions.repository';
 import { SessionsRepository, type SessionRecord } from '../repositories/sessions.repository';
+import { assertMayActOn } from './admin-rank';
 import { decodeSessionCursor, encodeCursor } from './keyset-cursor';
 import { SecurityEventsService } from './security-events.service';
 
@@ -50,10 +51,17 @@ export class AdminUserSessionsService {
     };
   }
 
-  /** Ends the session: the gateway's EXISTS sess:{sid} fails from its next request (401). */
+  /**
+   * Ends the session: the gateway's EXISTS sess:{sid} fails from its next request (401). A
+   * super_admin's only by a super_admin; your own vault sessions too.
+   */
   async revoke(admin: RpcAdmin, sessionId: string, ctx: RpcContext): Promise<{ userId: string }> {
     const session = await this.sessions.get(sessionId);
-    if (!session || !(await this.sessions.revokeOwned(session.userId, sessionId))) {
+    if (!session) throw new VaultError(ErrorCode.NOT_FOUND, ADMIN_MESSAGES.sessionNotFound);
+    // An account deleted meanwhile has no rank left to protect.
+    const owner = await this.users.findRow(session.userId);
+    if (owner) assertMayActOn(admin, owner, { self: 'allowed' });
+    if (!(await this.sessions.revokeOwned(session.userId, sessionId))) {
       throw new VaultError(ErrorCode.NOT_FOUND, ADMIN_MESSAGES.sessionNotFound);
     }
     await this.events.record('admin_session_revoked', session.userId, ctx, { sessionId, by: admin.id });

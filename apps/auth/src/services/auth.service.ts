@@ -22,6 +22,7 @@ import type { UserEntity } from '../entities/user.entity';
 import { toUserDto } from '../mappers/user.mapper';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { UsersRepository } from '../repositories/users.repository';
+import { AUTO_LOCK_REASON, isAdminLock } from './account-lock';
 import { fakeSalt, unknownIdentifierSubject } from './fake-salt';
 import { normalizePhone, toIdentifierLookup } from './identifier';
 import { LoginGuardService } from './login-guard.service';
@@ -36,18 +37,6 @@ export type LoginResult = WithRefresh<AuthResponse | Requires2faResponse>;
 
 /** The events a failed sign-in of each kind records (all count toward the same lockout). */
 type SignInFailureEvent = 'signin_failure' | 'emergency_verification_failed' | 'admin_signin_failure';
-
-const AUTO_LOCK_REASON = 'Too many failed login attempts';
-
-/** A lock still running whose reason is not the failures' own: an administrator's (admin-accounts). */
-function isAdminLock(user: UserEntity | null): boolean {
-  return (
-    !!user?.lockedUntil &&
-    user.lockedUntil.getTime() > Date.now() &&
-    !!user.lockedReason &&
-    user.lockedReason !== AUTO_LOCK_REASON
-  );
-}
 
 /** The sign-up answer for each unique field that another account already holds. */
 const TAKEN_ERRORS = {

@@ -26,6 +26,7 @@ import { SecretHasher } from '@vault/server-kit';
 import type { AuthConfig } from '../config/auth.config';
 import type { UserEntity } from '../entities/user.entity';
 import { toUserDto } from '../mappers/user.mapper';
+import { AdminSessionsRepository } from '../repositories/admin-sessions.repository';
 import { AUTH_CONFIG } from '../repositories/connections';
 import { LoginAttemptsRepository } from '../repositories/login-attempts.repository';
 import { MailQueueRepository } from '../repositories/mail-queue.repository';
@@ -87,6 +88,7 @@ export class RecoveryService implements OnApplicationBootstrap {
     private readonly attempts: LoginAttemptsRepository,
     private readonly hasher: SecretHasher,
     private readonly sessions: SessionService,
+    private readonly adminSessions: AdminSessionsRepository,
     private readonly accessTokens: TokenService,
     private readonly twoFactor: TwoFactorService,
     private readonly events: SecurityEventsService,
@@ -246,7 +248,7 @@ export class RecoveryService implements OnApplicationBootstrap {
    * may only be kept after a recovery-key proof; with 2FA on, a valid second factor (wrong
    * ones are counted on the token, which burns after RECOVERY_RESET_MAX_2FA_FAILURES); then
    * the token is used up atomically, the credentials replaced (old vault key kept as a
-   * legacy key when a new one is made), every session revoked, the lockout cleared, and a
+   * legacy key when a new one is made), every session revoked (admin-console ones too), the lockout cleared, and a
    * new session started.
    */
   async reset(body: RecoveryResetBody, ctx: RpcContext): Promise<WithRefresh<AuthResponse>> {
@@ -290,6 +292,7 @@ export class RecoveryService implements OnApplicationBootstrap {
     if (!applied) throw new VaultError(ErrorCode.BYPASS_TOKEN_INVALID);
 
     const revoked = await this.sessions.revokeAllExcept(user.id, '');
+    await this.adminSessions.endAllFor(user.id);
     await this.attempts.clearLock(LoginGuardService.accountSubject(user.id));
     await this.tokens.clear(
       recoveryKeys.failures('key', `u:${user.id}`),

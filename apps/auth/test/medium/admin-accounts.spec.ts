@@ -21,7 +21,7 @@ import {
   freshIp,
   openConsoleSession,
   signUp,
-  superAdmin,
+  signUpSuperAdmin,
   type TestAccount,
 } from './support/admin-fixtures';
 import { startAuthTestApp, testAppPerFile } from './support/auth-test-app';
@@ -143,9 +143,14 @@ describe(AdminAccountsService.name, () => {
 
       await t.pg.query(`UPDATE auth.users SET role = 'super_admin' WHERE id = $1`, [a.userId]);
       const body = { id: a.userId, reason: 'x', duration: 5 };
-      expect((await t.fail(AUTH_PATTERNS.adminLock, body, locker)).code).toBe(ErrorCode.PERMISSION_DENIED);
+      const refused = await t.fail(AUTH_PATTERNS.adminLock, body, locker);
+      expect([refused.code, refused.message]).toEqual([
+        ErrorCode.PERMISSION_DENIED,
+        ADMIN_MESSAGES.superAdminTarget,
+      ]);
       expect(await sessionExists(a.sessionId)).toBe(true);
-      const res = await t.call<AdminUserResponse>(AUTH_PATTERNS.adminLock, body, superAdmin());
+      const boss = await signUpSuperAdmin(t);
+      const res = await t.call<AdminUserResponse>(AUTH_PATTERNS.adminLock, body, boss.admin);
       expect(res.user.accountLocked).toBe(true);
     });
 
@@ -223,15 +228,18 @@ describe(AdminAccountsService.name, () => {
   });
 
   describe('end sessions', () => {
-    it('ends every session of the account and counts them', async () => {
+    it('ends every session of the account, vault and console, and counts them', async () => {
       const a = await signUp(t);
       const second = (await login(a)).refresh!.token.split('.')[0]!;
+      const hash = await consoleSession(a.userId);
       const res = await t.call<AdminEndedSessions>(AUTH_PATTERNS.adminEndSessions, { id: a.userId }, locker);
-      expect(res).toEqual({ ended: 2 });
+      expect(res).toEqual({ ended: 3 });
       expect(await sessionExists(a.sessionId)).toBe(false);
       expect(await sessionExists(second)).toBe(false);
+      expect(await consoleSessionExists(hash)).toBe(false);
       expect((await events(a.userId, 'admin_sessions_ended'))[0]!.details).toEqual({
-        count: 2,
+        count: 3,
+        consoleSessions: 1,
         reason: null,
         by: locker.admin!.id,
       });

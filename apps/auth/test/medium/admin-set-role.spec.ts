@@ -5,6 +5,7 @@ import {
   eventsOf,
   openConsoleSession,
   signUp,
+  signUpSuperAdmin,
   superAdmin,
 } from './support/admin-fixtures';
 import { startAuthTestApp, testAppPerFile } from './support/auth-test-app';
@@ -21,7 +22,7 @@ describe('admin set-role', () => {
 
   it('sets role and permissions, records role_changed and admin_role_changed; back to user ends console sessions', async () => {
     const a = await signUp(t);
-    const boss = superAdmin();
+    const boss = (await signUpSuperAdmin(t)).admin;
     const res = await t.call<AdminUserResponse>(
       AUTH_PATTERNS.adminSetRole,
       { id: a.userId, role: 'admin', permissions: ['users:read', 'stats:read'], reason: 'Support team' },
@@ -70,5 +71,41 @@ describe('admin set-role', () => {
       superAdmin(),
     );
     expect(missing.code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('refuses an actor no longer super_admin (or locked) in the database, changing nothing', async () => {
+    const a = await signUp(t);
+    const boss = await signUpSuperAdmin(t);
+    const body = { id: a.userId, role: 'admin', permissions: ['users:read'], reason: 'x' };
+    await t.pg.query(`UPDATE auth.users SET role = 'admin' WHERE id = $1`, [boss.userId]);
+    const demoted = await t.fail(AUTH_PATTERNS.adminSetRole, body, boss.admin);
+    expect([demoted.code, demoted.message]).toEqual([
+      ErrorCode.PERMISSION_DENIED,
+      ADMIN_MESSAGES.superAdminOnly,
+    ]);
+    await t.pg.query(
+      `UPDATE auth.users SET role = 'super_admin', locked_until = now() + interval '1 hour' WHERE id = $1`,
+      [boss.userId],
+    );
+    expect((await t.fail(AUTH_PATTERNS.adminSetRole, body, boss.admin)).code).toBe(
+      ErrorCode.PERMISSION_DENIED,
+    );
+    expect(await stored(a.userId)).toEqual({ role: 'user', permissions: [] });
+    expect(await events(a.userId, 'role_changed')).toEqual([]);
+  });
+
+  it('two super admins demoting each other at once: one wins, one super admin remains', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = [await signUpSuperAdmin(t), await signUpSuperAdmin(t)];
+      const results = await Promise.allSettled([
+        t.call(AUTH_PATTERNS.adminSetRole, { id: b.userId, role: 'user', reason: 'x' }, a.admin),
+        t.call(AUTH_PATTERNS.adminSetRole, { id: a.userId, role: 'user', reason: 'x' }, b.admin),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+      const roles = [(await stored(a.userId)).role, (await stored(b.userId)).role].sort();
+      expect(roles).toEqual(['super_admin', 'user']);
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import { redisKeys } from '@vault/server-kit';
+import { adminContext } from '@vault/server-kit/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AdminSessionsRepository } from '../../../src/repositories/admin-sessions.repository';
 import type { AuthTestApp } from './auth-test-app';
@@ -40,20 +41,32 @@ export async function signUp(t: AuthTestApp, overrides: Partial<SignupBody> = {}
   };
 }
 
-/** The context the admin service sends: the admin as the gateway's admin guard read them. */
+/**
+ * The context the admin service sends: the admin as the gateway's admin guard read them, with a
+ * live console session holding these rights (server-kit's adminContext).
+ */
 export function adminCtx(
   permissions: Permission[],
   role: RpcAdmin['role'] = 'admin',
   id: string = randomUUID(),
 ): Partial<RpcContext> {
-  return {
-    admin: { id, label: 'admin_test', role, permissions },
-    ip: '198.51.100.7',
-    userAgent: 'AdminConsole/1',
-  };
+  const { admin } = adminContext(permissions, role, id);
+  return { admin: { ...admin, label: 'admin_test' }, ip: '198.51.100.7', userAgent: 'AdminConsole/1' };
 }
 
 export const superAdmin = (id?: string): Partial<RpcContext> => adminCtx([], 'super_admin', id);
+
+/**
+ * A signed-up account made super_admin in the database (set-role and a super_admin's lock
+ * re-check the actor's row), with its admin context.
+ */
+export async function signUpSuperAdmin(
+  t: AuthTestApp,
+): Promise<TestAccount & { admin: Partial<RpcContext> }> {
+  const account = await signUp(t);
+  await t.pg.query(`UPDATE auth.users SET role = 'super_admin' WHERE id = $1`, [account.userId]);
+  return { ...account, admin: superAdmin(account.userId) };
+}
 
 /**
  * Fails when an answer carries anything secret-shaped: a sealed value (ciphertext, wrapped key),
@@ -108,7 +121,7 @@ export async function openConsoleSession(t: AuthTestApp, userId: string): Promis
     ip: '',
     userAgent: '',
   };
-  await t.app.get(AdminSessionsRepository).create(hash, record, 600_000);
+  await t.app.get(AdminSessionsRepository).create(hash, record, 600_000, { role: 'admin', permissions: [] });
   return hash;
 }
 
