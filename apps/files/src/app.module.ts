@@ -8,6 +8,7 @@ import { FILES_CONFIG, FILES_REDIS, filesDatabaseConfig } from './repositories/c
 import { FilesRepository } from './repositories/files.repository';
 import { AccountPurgeService } from './services/account-purge.service';
 import { QueuesRepository } from './repositories/queues.repository';
+import { RescanLockRepository } from './repositories/rescan-lock.repository';
 import { StorageRepository } from './repositories/storage.repository';
 import { BlobService } from './services/blob.service';
 import { FilesAdminService } from './services/files-admin.service';
@@ -50,6 +51,7 @@ export class AppModule {
           purge: (files, userId) => files.purgeOwner(userId),
         }),
         QueuesRepository,
+        RescanLockRepository,
         StorageRepository,
         FilesService,
         FilesAdminService,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, VaultError } from '@vault/contracts';
+import { ERROR_INFO, ErrorCode, VaultError } from '@vault/contracts';
 import type { AuditDetails, AuditEntryInput } from '../audit/audit-entry';
 import type { AdminCaller } from '../handlers/admin-caller';
 import { AuditLogRepository } from '../repositories/audit-log.repository';
@@ -16,9 +16,19 @@ export interface AuditedAction {
 }
 
 /**
+ * How an action that threw ended: a refusal (a 4xx) changed nothing, `failed`; a timeout, a peer
+ * down or a 5xx leaves it `unknown`, since the other service may have done it before its answer
+ * was lost (an audit saying `failed` would then be wrong).
+ */
+function outcomeOf(code: ErrorCode): 'failed' | 'unknown' {
+  return ERROR_INFO[code].status < 500 ? 'failed' : 'unknown';
+}
+
+/**
  * Audit-then-act (apps/admin/README.md): the entry is appended FIRST, so no action happens
  * unaudited (an append that fails stops the action). When the action then fails, a second entry
- * `<action>.failed` records the error code, and the error goes back unchanged (a 4xx stays a 4xx).
+ * `<action>.failed` (refused) or `<action>.unknown` (timeout, peer down, 5xx) records the error
+ * code, and the error goes back unchanged (a 4xx stays a 4xx).
  */
 @Injectable()
 export class AdminActions {
@@ -44,7 +54,7 @@ export class AdminActions {
       const code = error instanceof VaultError ? error.code : ErrorCode.INTERNAL;
       await this.appendQuietly(caller, {
         ...entry,
-        action: `${entry.action}.failed`,
+        action: `${entry.action}.${outcomeOf(code)}`,
         details: { ...entry.details, error: code },
       });
       throw error;

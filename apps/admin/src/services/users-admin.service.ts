@@ -43,14 +43,21 @@ export class UsersAdminService {
     };
   }
 
-  /** Auth's account, sessions and events, with that owner's note and file counts. */
-  async user({ ctx }: AdminCaller, id: string): Promise<RpcReply<'admin.user'>> {
-    const [details, notes, files] = await Promise.all([
-      this.rpc.call('auth.admin.user', ctx, { id }),
-      this.rpc.call('notes.admin.counts', ctx, { ownerId: id }),
-      this.rpc.call('files.admin.counts', ctx, { ownerId: id }),
-    ]);
-    return { ...details, counts: { ...notes, ...files } };
+  /**
+   * Auth's account, sessions and events, with that owner's note and file counts. A person's IPs,
+   * devices and activity: audited first like an action (`user.view`), so no one's details are
+   * read unrecorded.
+   */
+  user(caller: AdminCaller, id: string): Promise<RpcReply<'admin.user'>> {
+    const { ctx } = caller;
+    return this.actions.run(caller, { action: 'user.view', targetType: 'user', targetId: id }, async () => {
+      const [details, notes, files] = await Promise.all([
+        this.rpc.call('auth.admin.user', ctx, { id }),
+        this.rpc.call('notes.admin.counts', ctx, { ownerId: id }),
+        this.rpc.call('files.admin.counts', ctx, { ownerId: id }),
+      ]);
+      return { ...details, counts: { ...notes, ...files } };
+    });
   }
 
   lock(

@@ -1,20 +1,16 @@
 import { ADMIN_PATTERNS as P, ErrorCode, VaultError, type RpcAdmin } from '@vault/contracts';
-import { adminContext } from '@vault/server-kit/testing';
+import { adminContext, sleep } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
 import type { AuditRow } from '../../src/audit/verify-chain';
 import { startAdminWithPeers, testAppPerFile } from './support/admin-test-app';
+import { auditRows } from './support/audit-rows';
 import { adminUser } from './support/fixtures';
 
 describe('admin actions: audit first, then act', () => {
   const t = testAppPerFile(() => startAdminWithPeers('actions'));
   const locker = adminContext(['users:lock']);
 
-  const lastId = async () =>
-    Number(
-      (await t.pg.query<{ id: string | null }>('SELECT max(id) AS id FROM admin.audit_log')).rows[0]!.id ?? 0,
-    );
-  const entriesAfter = async (id: number) =>
-    (await t.pg.query<AuditRow>('SELECT * FROM admin.audit_log WHERE id > $1 ORDER BY id', [id])).rows;
+  const { lastId, entriesAfter } = auditRows(() => t.pg);
 
   it('appends the entry before auth is asked, with who, from where, why and for how long', async () => {
     const mark = await lastId();
@@ -60,6 +56,43 @@ describe('admin actions: audit first, then act', () => {
     const entries = await entriesAfter(mark);
     expect(entries.map((e) => e.action)).toEqual(['user.lock', 'user.lock.failed']);
     expect(entries[1]!.details).toEqual({ minutes: 5, error: 'FORBIDDEN' });
+  });
+
+  it('records <action>.unknown, not .failed, when auth does not answer in time: it may have acted', async () => {
+    const mark = await lastId();
+    const id = randomUUID();
+    let locked = false;
+    // Auth locks the account, but its answer comes after the admin service's 3 s limit.
+    t.auth.answer('auth.admin.lock', async (body) => {
+      await sleep(3_300);
+      locked = true;
+      return { user: adminUser((body as { id: string }).id, { accountLocked: true }) };
+    });
+    const error = await t.fail(P.lock, { id, reason: 'Spam wave', duration: 15 }, locker);
+    expect(error.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+    const entries = await entriesAfter(mark);
+    expect(entries.map((e) => [e.action, e.target_id, e.reason])).toEqual([
+      ['user.lock', id, 'Spam wave'],
+      ['user.lock.unknown', id, 'Spam wave'],
+    ]);
+    expect(entries[1]!.details).toEqual({ minutes: 15, error: 'SERVICE_UNAVAILABLE' });
+    for (let i = 0; i < 40 && !locked; i++) await sleep(50);
+    expect(locked).toBe(true);
+  });
+
+  it('records <action>.unknown when a peer answers SERVICE_UNAVAILABLE or a 5xx', async () => {
+    for (const code of [ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.INTERNAL]) {
+      const mark = await lastId();
+      t.auth.answer('auth.admin.unlock', () => {
+        throw new VaultError(code);
+      });
+      expect((await t.fail(P.unlock, { id: randomUUID() }, locker)).code).toBe(code);
+      const entries = await entriesAfter(mark);
+      expect(entries.map((e) => [e.action, e.details])).toEqual([
+        ['user.unlock', {}],
+        ['user.unlock.unknown', { error: code }],
+      ]);
+    }
   });
 
   it('does not act when the entry cannot be appended (no action unaudited)', async () => {

@@ -1,7 +1,9 @@
 import { ADMIN_LIMITS, ADMIN_PATTERNS as P, ErrorCode, VaultError, type RpcReply } from '@vault/contracts';
 import { adminContext } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
+import type { AuditRow } from '../../src/audit/verify-chain';
 import { startAdminWithPeers, testAppPerFile } from './support/admin-test-app';
+import { auditRows } from './support/audit-rows';
 import { adminUser, securityEvent } from './support/fixtures';
 
 describe('admin reads: put together from auth, notes and files', () => {
@@ -53,6 +55,57 @@ describe('admin reads: put together from auth, notes and files', () => {
     expect(details.counts).toEqual({ notes: 2, deletedNotes: 1, files: 3, deletedFiles: 0, bytes: 999 });
     expect(t.notes.calls.at(-1)!.body).toEqual({ ownerId: id });
     expect(t.files.calls.at(-1)!.body).toEqual({ ownerId: id });
+  });
+
+  describe("user.view: reading a person's details is audited first", () => {
+    const viewer = adminContext(['users:read']);
+    const { lastId, entriesAfter } = auditRows(() => t.pg);
+
+    it('appends user.view (target the user, no reason) before auth is asked', async () => {
+      const mark = await lastId();
+      const id = randomUUID();
+      let seenAtCall: AuditRow[] = [];
+      t.auth.answer('auth.admin.user', async (body) => {
+        seenAtCall = await entriesAfter(mark);
+        return { user: adminUser((body as { id: string }).id), sessions: [], events: [] };
+      });
+      t.notes.answer('notes.admin.counts', () => ({ notes: 0, deletedNotes: 0 }));
+      t.files.answer('files.admin.counts', () => ({ files: 0, deletedFiles: 0, bytes: 0 }));
+      await t.call(P.user, { id }, { ...viewer, ip: '203.0.113.8', userAgent: 'Firefox' });
+      expect(seenAtCall.map((e) => e.action)).toEqual(['user.view']);
+      expect(await entriesAfter(mark)).toEqual([
+        expect.objectContaining({
+          actor_id: viewer.admin.id,
+          action: 'user.view',
+          target_type: 'user',
+          target_id: id,
+          reason: null,
+          ip: '203.0.113.8',
+          user_agent: 'Firefox',
+          details: {},
+        }),
+      ]);
+    });
+
+    it('records user.view.failed for an unknown account, and reads nothing when the entry cannot be written', async () => {
+      t.auth.answer('auth.admin.user', () => {
+        throw new VaultError(ErrorCode.NOT_FOUND, 'User not found');
+      });
+      let mark = await lastId();
+      const id = randomUUID();
+      expect((await t.fail(P.user, { id }, viewer)).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await entriesAfter(mark)).map((e) => [e.action, e.target_id, e.details])).toEqual([
+        ['user.view', id, {}],
+        ['user.view.failed', id, { error: 'NOT_FOUND' }],
+      ]);
+
+      mark = await lastId();
+      const asked = t.auth.calls.length;
+      const error = await t.fail(P.user, { id }, { ...viewer, userAgent: 'bad\u0000agent' });
+      expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
+      expect(t.auth.calls.length).toBe(asked);
+      expect(await entriesAfter(mark)).toEqual([]);
+    });
   });
 
   it("user: auth's NOT_FOUND comes back as it is", async () => {

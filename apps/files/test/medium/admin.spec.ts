@@ -11,10 +11,12 @@ import {
 } from '@vault/contracts';
 import { createQueueConnection, queuePrefix, SCAN_FILE_JOB, SCAN_RESULT_JOB } from '@vault/server-kit';
 import { adminContext, runQueuedJob, sleep } from '@vault/server-kit/testing';
-import { Worker } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { toScanJob } from '../../src/mappers/file.mapper';
 import { FilesAdminHandler } from '../../src/handlers/files-admin.handler';
+import { RescanLockRepository } from '../../src/repositories/rescan-lock.repository';
+import { RESCAN_LOCK_TTL_MS, RESCAN_RUNNING } from '../../src/services/files-admin.service';
 import { startFilesTestApp, testAppPerFile, uploadBody, type TestUser } from './support/files-test-app';
 
 type Counts = RpcReply<'files.admin.counts'>;
@@ -224,29 +226,33 @@ describe(FilesAdminHandler.name, () => {
   });
 
   describe('rescan-all', () => {
+    const lockKey = RescanLockRepository.KEY;
+    const rescanJobs = async (): Promise<Job[]> =>
+      (await scans().getJobs(['waiting', 'delayed'])).filter((j) => String(j.id).startsWith('rescan-'));
+    const runOf = (job: Job) => String(job.id).slice(0, 'rescan-'.length + 36);
+    const storedIds = async (): Promise<string[]> =>
+      (await t.pg.query(`SELECT id FROM files.files WHERE status = 'active'`)).rows.map((r) => r.id);
+    /** The background run has ended once it let its lock go. */
+    async function runEnded() {
+      for (let i = 0; i < 200 && (await t.redis.client.exists(lockKey)) === 1; i++) await sleep(50);
+      expect(await t.redis.client.exists(lockKey)).toBe(0);
+    }
+
     it('queues one scan per stored file (trash included, pending uploads not), once per run', async () => {
       const u = await t.user();
       const kept = await t.upload(u, 'cloudinary', 1_000);
       await u.call(P.remove, { id: kept.body.fileId });
       await t.startUpload(u, uploadBody(500, 'local'));
-      const stored = (await t.pg.query(`SELECT id FROM files.files WHERE status = 'active'`)).rows.map(
-        (r) => r.id,
-      );
+      const stored = await storedIds();
       expect(stored).toContain(kept.body.fileId);
 
-      const jobIdsOf = async (): Promise<string[]> =>
-        (await scans().getJobs(['waiting', 'delayed']))
-          .map((j) => String(j.id))
-          .filter((id) => id.startsWith('rescan-'));
-      const before = new Set(await jobIdsOf());
+      const before = new Set((await rescanJobs()).map((j) => String(j.id)));
       expect(await t.call<AdminQueued>(P.adminRescanAll, {}, scanManager)).toEqual({ queued: stored.length });
+      await runEnded();
 
-      const added = (await scans().getJobs(['waiting'])).filter(
-        (j) => !before.has(String(j.id)) && String(j.id).startsWith('rescan-'),
-      );
+      const added = (await rescanJobs()).filter((j) => !before.has(String(j.id)));
       expect(added.map((j) => j.data.fileId).sort()).toEqual([...stored].sort());
-      const runs = new Set(added.map((j) => String(j.id).slice(0, 'rescan-'.length + 36)));
-      expect(runs.size).toBe(1);
+      expect(new Set(added.map(runOf)).size).toBe(1);
       for (const job of added) {
         expect(job.name).toBe(SCAN_FILE_JOB);
         expect(job.data).not.toHaveProperty('plaintextSha256');
@@ -254,7 +260,59 @@ describe(FilesAdminHandler.name, () => {
       }
       // Another run queues every file again, under its own ids.
       expect(await t.call<AdminQueued>(P.adminRescanAll, {}, scanManager)).toEqual({ queued: stored.length });
-      expect((await jobIdsOf()).length).toBe(before.size + 2 * stored.length);
+      await runEnded();
+      expect((await rescanJobs()).length).toBe(before.size + 2 * stored.length);
+    });
+
+    it('answers at once and queues in the background, 500 per batch, one run at a time', async () => {
+      // A store of several batches, written straight into the table (what a scan job needs only).
+      await t.pg.query(
+        `INSERT INTO files.files (id, owner_id, status, storage_type, object_key, encrypted_name, encrypted_mime_type,
+           encrypted_tags, wrapped_key, iv, chunk_size, size, encrypted_size, body_hash, uploaded_at)
+         SELECT id, owner, 'active', 'local', owner || '/' || id, 'n', 'm', 't', 'k', 'iv', 65536, 10, 26, 'h', now()
+         FROM (SELECT gen_random_uuid() AS id, gen_random_uuid() AS owner FROM generate_series(1, 2600)) AS seeded`,
+      );
+      const stored = await storedIds();
+      const before = new Set((await rescanJobs()).map((j) => String(j.id)));
+      const logsBefore = t.logs.length;
+
+      expect(await t.call<AdminQueued>(P.adminRescanAll, {}, scanManager)).toEqual({ queued: stored.length });
+      // The reply came while the run still holds its lock (it expires unless refreshed), and a
+      // second call meanwhile is refused, queueing nothing.
+      const pttl = await t.redis.client.pttl(lockKey);
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(RESCAN_LOCK_TTL_MS);
+      expect(await t.fail(P.adminRescanAll, {}, scanManager)).toMatchObject({
+        code: ErrorCode.CONFLICT,
+        message: RESCAN_RUNNING,
+      });
+      await runEnded();
+
+      const added = (await rescanJobs()).filter((j) => !before.has(String(j.id)));
+      expect(added).toHaveLength(stored.length);
+      expect(new Set(added.map((j) => j.data.fileId))).toEqual(new Set(stored));
+      expect(new Set(added.map(runOf)).size).toBe(1);
+      const lines = t.logs.slice(logsBefore).join('');
+      const n = stored.length;
+      expect(lines).toContain(`queueing ${n} scan(s) in the background`);
+      for (const done of [500, 1_000, 1_500, 2_000, 2_500, n])
+        expect(lines).toContain(`: ${done}/${n} queued`);
+      expect(lines).toContain(`done, queued ${n} scan(s)`);
+      expect(lines).not.toMatch(SEALED_RE);
+    });
+
+    it('answers CONFLICT while another replica’s run holds the lock, and runs once it is gone', async () => {
+      await t.redis.client.set(lockKey, randomUUID(), 'PX', 60_000);
+      const before = (await rescanJobs()).length;
+      const error = await t.fail(P.adminRescanAll, {}, scanManager);
+      expect(error).toMatchObject({ code: ErrorCode.CONFLICT, message: RESCAN_RUNNING });
+      expect((await rescanJobs()).length).toBe(before);
+      // That replica's lock expired (it died) or was released.
+      await t.redis.client.del(lockKey);
+      const { queued } = await t.call<AdminQueued>(P.adminRescanAll, {}, scanManager);
+      expect(queued).toBe((await storedIds()).length);
+      await runEnded();
+      expect((await rescanJobs()).length).toBe(before + queued);
     });
   });
 });
