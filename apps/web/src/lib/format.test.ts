@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMmSs } from './format';
+import { formatDate, formatDateTime, formatMmSs } from './format';
 
 describe('formatMmSs', () => {
   it.each([
@@ -23,5 +23,15 @@ describe('formatDate', () => {
     expect(formatDate('2026-03-14T09:26:53.000Z', 'en-GB')).toBe('14 March 2026');
     expect(formatDate('not a date')).toBeUndefined();
     expect(formatDate(undefined)).toBeUndefined();
+  });
+});
+
+describe('formatDateTime', () => {
+  it('says which clock the time is on, and keeps garbage as given', () => {
+    expect(formatDateTime('2026-11-21T09:30:00.000Z', 'en-GB', 'UTC')).toBe('21 Nov 2026, 09:30 UTC');
+    expect(formatDateTime('2026-11-21T09:30:00.000Z', 'en-GB', 'Europe/Berlin')).toBe(
+      '21 Nov 2026, 10:30 CET',
+    );
+    expect(formatDateTime('not a date')).toBe('not a date');
   });
 });

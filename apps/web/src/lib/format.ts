@@ -24,10 +24,22 @@ export function formatBytes(bytes: number): string {
   return `${i === 0 ? value : parseFloat(value.toFixed(2))} ${BYTE_UNITS[i]}`;
 }
 
-/** Locale date and time, e.g. "21 Nov 2026, 09:30" (the text as given for an unparsable value). */
-export function formatDateTime(iso: string, locale?: string): string {
+/**
+ * Locale date and time with the time zone, e.g. "21 Nov 2026, 09:30 UTC" (the text as given for an
+ * unparsable value): times read across places (an admin and the account's owner) say which clock.
+ * Intl refuses dateStyle/timeStyle with timeZoneName, hence the fields one by one.
+ */
+export function formatDateTime(iso: string, locale?: string, timeZone?: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? iso
-    : date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    : date.toLocaleString(locale, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+        timeZone,
+      });
 }

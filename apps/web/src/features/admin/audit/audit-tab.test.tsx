@@ -44,4 +44,21 @@ describe('Audit log tab', () => {
     expect(alert.textContent).toContain('Audit chain broken');
     expect(alert.textContent).toContain('#2: hash mismatch');
   });
+
+  it('names each action in words, with the failed and unknown outcomes', async () => {
+    const actions = ['user.lock', 'user.view', 'session.revoke.failed', 'user.remove-2fa.unknown'];
+    const srv = new FakeServer().on('GET /api/admin/audit', () =>
+      json(200, { entries: actions.map((action, i) => auditEntry(i + 1, { action })), nextBefore: null }),
+    );
+    renderAdminTab(<AuditTab />, { server: srv });
+    const table = await screen.findByRole('region', { name: 'Audit log entries' });
+    const heads = within(table).getAllByRole('rowheader');
+    expect(heads.map((c) => c.textContent)).toEqual([
+      'Locked an account',
+      'Viewed an account',
+      'Revoked a session (failed)',
+      'Removed two-step verification (outcome unknown)',
+    ]);
+    expect(heads.map((c) => c.getAttribute('title'))).toEqual(actions);
+  });
 });

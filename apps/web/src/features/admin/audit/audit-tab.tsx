@@ -9,6 +9,7 @@ import { useCursorList } from '../../../lib/use-cursor-list';
 import { getAudit, useAdminApi, verifyAudit } from '../api/admin-api';
 import { ADMIN_LOAD_MESSAGES, AdminLoadError, adminErrorText } from '../components/admin-load-error';
 import { AdminSection, ColumnHeads } from '../components/admin-section';
+import { auditActionLabel } from '../labels/admin-labels';
 import { AdminTable } from '../tables/admin-table';
 
 function detailsText(details: Record<string, unknown>): string {
@@ -70,7 +71,9 @@ export function AuditTab() {
               <td>{e.id}</td>
               <td className="admin-table__nowrap">{formatDateTime(e.createdAt)}</td>
               <td>{e.actorLabel}</td>
-              <th scope="row">{e.action}</th>
+              <th scope="row" title={e.action}>
+                {auditActionLabel(e.action)}
+              </th>
               <td>
                 {e.targetType}
                 {e.targetId ? <span className="admin-table__muted admin-mono"> {e.targetId}</span> : null}

@@ -1,4 +1,4 @@
-import { isApiError } from '../../../lib/api-client';
+import { isApiError, messageOf } from '../../../lib/api-client';
 import { RetryBanner } from '../../../components/retry-banner';
 
 export const ADMIN_LOAD_MESSAGES = {
@@ -11,6 +11,12 @@ export function adminErrorText(error: unknown): string {
   return isApiError(error) && error.status > 0
     ? ADMIN_LOAD_MESSAGES.api(error.status)
     : ADMIN_LOAD_MESSAGES.failed;
+}
+
+/** A failed action: the spec's text (`fallback`), then the server's reason when it gave one. */
+export function actionFailureText(error: unknown, fallback: string): string {
+  const message = messageOf(error, fallback);
+  return message === fallback ? fallback : `${fallback}: ${message}`;
 }
 
 /** A failed admin load: 'Failed to load admin data', the API status, and Retry. */

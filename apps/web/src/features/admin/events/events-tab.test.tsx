@@ -5,7 +5,7 @@ import { readFileText } from '../../../lib/read-file-text';
 import { captureDownloads } from '../../../testing/capture-downloads';
 import { FakeServer, json } from '../../../testing/fake-server';
 import { queryOf, renderAdminTab, userRow } from '../testing/admin-tab-harness';
-import { EventsTab } from './events-tab';
+import { EventsTab, EXPORT_NOTE } from './events-tab';
 
 const ALICE = userRow(3, { username: 'alice' });
 
@@ -95,6 +95,12 @@ describe('EventsTab', () => {
       path: `/admin?tab=events&user=${ALICE._id}`,
     });
     await screen.findByRole('table', { name: 'Security events' });
+    // The button says what the file holds: personal data.
+    expect(screen.getByRole('button', { name: 'Export CSV' }).getAttribute('aria-describedby')).toBe(
+      'admin-events-export-note',
+    );
+    expect(document.getElementById('admin-events-export-note')?.textContent).toBe(EXPORT_NOTE);
+    expect(EXPORT_NOTE).toMatch(/e-mail addresses and IP addresses \(personal data\)/);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'Failed sign-in');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Security events exported')).toBeTruthy();

@@ -14,6 +14,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { describeUserAgent } from '../../../lib/user-agent';
 import { useAdminApi } from '../api/admin-api';
 import { AdminLoadError } from '../components/admin-load-error';
+import { AdminSection } from '../components/admin-section';
 import { AdminTable, SuccessNote } from '../tables/admin-table';
 import { getSecurityEventsCsv, listSecurityEvents, NO_EVENT_FILTERS, type EventFilters } from './events-api';
 import { EVENTS_USER_PARAM, EventsFiltersForm } from './events-filters';
@@ -25,6 +26,9 @@ const detailsText = (details: AdminSecurityEvent['event']['details']): string =>
   Object.entries(details)
     .map(([key, value]) => `${key}: ${String(value)}`)
     .join(', ');
+
+export const EXPORT_NOTE =
+  'The file holds e-mail addresses and IP addresses (personal data): store and share it accordingly.';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -101,15 +105,24 @@ export function EventsTab() {
   }
 
   return (
-    <section aria-label="Security Events">
+    <AdminSection id="admin-events" title="Security Events">
       <EventsFiltersForm value={filters} onChange={setFilters} />
       <div className="admin-actions">
         <Button variant="secondary" size="sm" onClick={() => setFilters(NO_EVENT_FILTERS)}>
           Clear filters
         </Button>
-        <Button variant="secondary" size="sm" onClick={() => void exportCsv()} loading={exporting}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => void exportCsv()}
+          loading={exporting}
+          aria-describedby="admin-events-export-note"
+        >
           Export CSV
         </Button>
+        <p id="admin-events-export-note" className="admin-muted">
+          {EXPORT_NOTE}
+        </p>
       </div>
       <SuccessNote message={success} />
       <ErrorBanner error={exportError} />
@@ -117,6 +130,6 @@ export function EventsTab() {
       {list.status === 'ready' ? (
         <LoadMore list={list} failText="Failed to load more events" className="admin-pager" />
       ) : null}
-    </section>
+    </AdminSection>
   );
 }

@@ -4,6 +4,7 @@ import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextField } from '../../../components/input';
+import { LoadingPanel } from '../../../components/loading-panel';
 import { messageOf } from '../../../lib/api-client';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useQueryCache } from '../../../lib/query';
@@ -59,6 +60,7 @@ export function FailedScans() {
       {scans.status === 'error' ? (
         <AdminLoadError error={scans.error} onRetry={() => void scans.refetch()} />
       ) : null}
+      {!scans.data && scans.status !== 'error' ? <LoadingPanel text="Loading failed scans..." /> : null}
       {scans.data && scans.data.scans.length === 0 ? <p className="admin-muted">No failed scans.</p> : null}
       {scans.data && scans.data.scans.length > 0 ? (
         <AdminTable

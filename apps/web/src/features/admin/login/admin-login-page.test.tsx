@@ -117,4 +117,26 @@ describe('admin sign-in (/admin/login)', () => {
     await waitFor(() => expect(srv.calls('DELETE /api/admin/session')).toHaveLength(1));
     expect(app.router.state.location.pathname).toBe('/admin/login');
   });
+
+  it.each([
+    ['a 500', () => json(500, { error: 'Internal server error' }), 'Admin login failedAdmin API Error: 500'],
+    ['a 503', () => json(503, { error: 'Unavailable' }), 'Admin login failedAdmin API Error: 503'],
+    [
+      'a network failure',
+      () => Promise.reject(new TypeError('offline')),
+      'Admin login failedFailed to load admin data',
+    ],
+  ] as const)(
+    'does not claim missing privileges when the stats check meets %s',
+    async (_name, stats, text) => {
+      const srv = server(() => json(200, adminSession())).on('GET /api/admin/stats', stats);
+      const app = await renderApp({ path: '/admin/login', server: srv });
+      await signIn(app);
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe(text);
+      expect(alert.textContent).not.toContain('Admin privileges required');
+      await waitFor(() => expect(srv.calls('DELETE /api/admin/session')).toHaveLength(1));
+      expect(app.router.state.location.pathname).toBe('/admin/login');
+    },
+  );
 });

@@ -7,6 +7,7 @@ import { deriveAuthKey } from '../../../lib/session/derive-auth-key';
 import { CODE_LENGTH, sanitizeCode } from '../../../lib/two-factor';
 import { useCrypto } from '../../../workers/crypto-context';
 import { adminStatsQuery, signInAdmin, signOutAdmin, useAdminApi } from '../api/admin-api';
+import { adminErrorText } from '../components/admin-load-error';
 import type { AdminLoginState } from '../state/admin-session-provider';
 
 export const ADMIN_LOGIN_TEXT = {
@@ -34,6 +35,19 @@ export function adminLoginErrorFor(error: unknown): AdminLoginError | null {
   if (error.status === 429)
     return { kind: 'message', message: ADMIN_MESSAGES.adminLoginFailed, detail: error.message };
   return { kind: 'message', message: ADMIN_MESSAGES.adminLoginFailed };
+}
+
+/**
+ * A failed stats check after the sign-in: only a 403 means "not an admin"; a 401 means the new
+ * session did not hold, and a 5xx or a network failure is the server's, not a verdict on the account.
+ */
+export function statsFailure(error: unknown): AdminLoginError {
+  if (isApiError(error) && error.status === 403) {
+    return { kind: 'message', message: ADMIN_LOGIN_TEXT.adminRequired };
+  }
+  if (isApiError(error) && error.status === 401)
+    return { kind: 'message', message: ADMIN_MESSAGES.loginFailed };
+  return { kind: 'message', message: ADMIN_MESSAGES.adminLoginFailed, detail: adminErrorText(error) };
 }
 
 /** Spec section 9: the default lockout when the answer names no retry time. */
@@ -74,13 +88,15 @@ export function useAdminLogin() {
     set(value);
   };
 
-  const passStatsCheck = async (): Promise<boolean> => {
+  /** The stats call every admin must pass: null when passed, else what to say. */
+  const statsCheckError = async (): Promise<AdminLoginError | null> => {
     await cache.fetch(adminStatsQuery.queryKey, () => adminStatsQuery.get(api), true);
-    if (cache.getState(adminStatsQuery.queryKey).status === 'success') return true;
-    // Not allowed the console: leave no admin session behind.
+    const state = cache.getState(adminStatsQuery.queryKey);
+    if (state.status === 'success') return null;
+    // The console does not open: leave no admin session behind.
     await signOutAdmin(api).catch(() => undefined);
     cache.clear();
-    return false;
+    return statsFailure(state.error);
   };
 
   const submit = async (event: FormEvent) => {
@@ -102,11 +118,9 @@ export function useAdminLogin() {
         return;
       }
       authKey.current = null;
-      if (await passStatsCheck()) {
-        void navigate('/admin', { replace: true });
-        return;
-      }
-      setError({ kind: 'message', message: ADMIN_LOGIN_TEXT.adminRequired });
+      const failed = await statsCheckError();
+      if (failed) return setError(failed);
+      void navigate('/admin', { replace: true });
     } catch (failure) {
       setCode('');
       const shown = adminLoginErrorFor(failure);

@@ -36,7 +36,8 @@ function dayLabel(day: string): string {
 }
 
 /**
- * Sign-ups and failed sign-ins per hour over 7 days: an SVG of our own (no chart library). The
+ * Sign-ups and failed sign-ins per hour over 7 days, on UTC hours and days throughout (the server's
+ * buckets; the caption says so) rather than a mix of UTC buckets and local labels: an SVG of our own (no chart library). The
  * picture is one labelled image with a one-line summary; the numbers behind it are in a visually
  * hidden table of daily totals for screen readers.
  */
@@ -54,7 +55,7 @@ export function ActivityChart({ hours }: { hours: readonly Hour[] }) {
   return (
     <figure className="panel admin-chart">
       <figcaption className="admin-chart__caption" id={`${id}-title`}>
-        Activity per hour, last 7 days
+        Activity per hour, last 7 days (UTC)
       </figcaption>
       <ul className="admin-chart__legend" aria-hidden="true">
         {SERIES.map((s) => (
@@ -100,7 +101,7 @@ export function ActivityChart({ hours }: { hours: readonly Hour[] }) {
       {/* Hidden through a wrapper: a table does not shrink to the class's 1 px and would widen the page. */}
       <div className="visually-hidden">
         <table>
-          <caption>Sign-ups and failed sign-ins per day, last 7 days</caption>
+          <caption>Sign-ups and failed sign-ins per day (UTC), last 7 days</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>

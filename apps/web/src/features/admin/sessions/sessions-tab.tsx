@@ -4,13 +4,13 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadMore } from '../../../components/load-more';
 import { Spinner } from '../../../components/spinner';
-import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useConfirmAction } from '../../../lib/use-confirm-action';
 import { useCursorList } from '../../../lib/use-cursor-list';
 import { describeUserAgent } from '../../../lib/user-agent';
 import { useAdminApi, useAdminSession } from '../api/admin-api';
-import { AdminLoadError } from '../components/admin-load-error';
+import { actionFailureText, AdminLoadError } from '../components/admin-load-error';
+import { AdminSection } from '../components/admin-section';
 import { AdminTable, SuccessNote } from '../tables/admin-table';
 import { RevokeCell, sessionDevice } from './session-cells';
 import { listAdminSessions, revokeAdminSession } from './sessions-api';
@@ -39,10 +39,7 @@ export function SessionsTab() {
         setTotal((n) => (n === null ? n : Math.max(0, n - 1)));
         setSuccess(`Session of ${session.username} revoked`);
       },
-      (e) => {
-        const message = messageOf(e, REVOKE_FAILED);
-        return message === REVOKE_FAILED ? message : `${REVOKE_FAILED}: ${message}`;
-      },
+      (e) => actionFailureText(e, REVOKE_FAILED),
     );
 
   let content;
@@ -96,13 +93,20 @@ export function SessionsTab() {
   }
 
   return (
-    <section aria-label="Active Sessions">
-      <div className="admin-pager">
-        <p>{total === null ? null : `${total} active ${total === 1 ? 'session' : 'sessions'}`}</p>
-        <Button variant="secondary" size="sm" onClick={list.reload}>
-          Refresh
-        </Button>
-      </div>
+    <AdminSection
+      id="admin-sessions"
+      title="Active Sessions"
+      actions={
+        <>
+          <p className="admin-muted">
+            {total === null ? null : `${total} active ${total === 1 ? 'session' : 'sessions'}`}
+          </p>
+          <Button variant="secondary" size="sm" onClick={list.reload}>
+            Refresh
+          </Button>
+        </>
+      }
+    >
       <SuccessNote message={success} />
       {content}
       {list.status === 'ready' ? (
@@ -122,6 +126,6 @@ export function SessionsTab() {
         onConfirm={() => void confirmRevoke()}
         onCancel={revoke.cancel}
       />
-    </section>
+    </AdminSection>
   );
 }

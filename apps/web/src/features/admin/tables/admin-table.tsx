@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import './admin-table.css';
 
 /**
@@ -67,10 +67,13 @@ export function SelectField<V extends string>({
   );
 }
 
-/** The polite live region of an action's success ('Account locked'), read without moving focus. */
-export function SuccessNote({ message }: { message: string | null }) {
+/**
+ * The polite live region of an action's success ('Account locked'), read without moving focus;
+ * focusable from script (`ref`) for where the control that was in use is gone.
+ */
+export function SuccessNote({ message, ref }: { message: string | null; ref?: Ref<HTMLParagraphElement> }) {
   return (
-    <p className="admin-success" role="status" aria-live="polite">
+    <p className="admin-success" role="status" aria-live="polite" tabIndex={-1} ref={ref}>
       {message}
     </p>
   );

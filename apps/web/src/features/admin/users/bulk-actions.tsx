@@ -4,9 +4,9 @@ import { ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/input';
-import { messageOf } from '../../../lib/api-client';
 import { useAdminApi, useAdminSession } from '../api/admin-api';
-import { LockFields, lockDefaults } from './lock-fields';
+import { actionFailureText } from '../components/admin-load-error';
+import { LockFields, lockDefaults, lockReady } from './lock-fields';
 import { bulkUsers } from './users-api';
 
 const ACTIONS: Record<AdminBulkAction, { label: string; done: string; fail: string }> = {
@@ -89,7 +89,7 @@ function BulkDialog({
       const ok = answer.filter((r) => r.ok).length;
       onDone(`${text.done}: ${ok} of ${answer.length} accounts`);
     } catch (e) {
-      setError(messageOf(e, text.fail));
+      setError(actionFailureText(e, text.fail));
     } finally {
       setBusy(false);
     }
@@ -103,7 +103,12 @@ function BulkDialog({
       <Button variant="secondary" onClick={onClose} disabled={busy}>
         Cancel
       </Button>
-      <Button variant={action === 'lock' ? 'danger' : 'primary'} onClick={() => void run()} loading={busy}>
+      <Button
+        variant={action === 'lock' ? 'danger' : 'primary'}
+        onClick={() => void run()}
+        loading={busy}
+        disabled={action === 'lock' && !lockReady(lock)}
+      >
         {text.label} {users.length} {users.length === 1 ? 'account' : 'accounts'}
       </Button>
     </>

@@ -4,7 +4,7 @@ import { Banner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/input';
 import { describeUserAgent } from '../../../lib/user-agent';
-import { LockFields, lockDefaults } from './lock-fields';
+import { LockFields, lockDefaults, lockReady } from './lock-fields';
 
 export type UserAction =
   { kind: 'lock' | 'unlock' | 'remove-2fa' | 'end-sessions' } | { kind: 'revoke'; session: AdminSessionRow };
@@ -47,7 +47,9 @@ export function UserActionPane({
   const [reason, setReason] = useState('');
   const [confirm, setConfirm] = useState('');
   const needsName = action.kind === 'remove-2fa';
-  const blocked = needsName && (confirm !== user.username || !reason.trim());
+  const blocked =
+    (needsName && (confirm !== user.username || !reason.trim())) ||
+    (action.kind === 'lock' && !lockReady(lock));
 
   let question: string;
   switch (action.kind) {

@@ -1,5 +1,5 @@
 import type { AdminUserDetails } from '@vault/contracts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { RetryBanner } from '../../../components/retry-banner';
@@ -8,6 +8,7 @@ import { messageOf } from '../../../lib/api-client';
 import { useQueryCache } from '../../../lib/query';
 import { useConfirmAction } from '../../../lib/use-confirm-action';
 import { useAdminApi, useAdminQuery, useAdminSession } from '../api/admin-api';
+import { actionFailureText } from '../components/admin-load-error';
 import { revokeAdminSession } from '../sessions/sessions-api';
 import { SuccessNote } from '../tables/admin-table';
 import { RoleForm } from './role-form';
@@ -25,6 +26,9 @@ const FAILURES: Record<UserAction['kind'], string> = {
   'end-sessions': 'Failed to end sessions',
   revoke: 'Failed to revoke session',
 };
+
+/** A button's name as the opener is remembered by (its aria-label, else its text). */
+const nameOf = (button: HTMLElement) => button.getAttribute('aria-label') ?? button.textContent;
 
 /**
  * A user's details (GET /api/admin/users/:id): the account, counts, sessions, recent events, and
@@ -49,8 +53,23 @@ export function UserDetailsDialog({
   // useConfirmAction leaves `busy` set after a success (its dialogs close then); here the details
   // stay open, so only a pane that is still asking counts as busy.
   const busy = action.open && action.busy;
+  // Where focus goes once a pane closes (WCAG 2.4.3): back to the button that opened it, or, after
+  // an action, to the success note (the opener may be gone: Lock became Unlock).
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const successRef = useRef<HTMLParagraphElement>(null);
+  const opener = useRef<string | null>(null);
+  const refocus = useRef<'opener' | 'success' | null>(null);
+
+  useEffect(() => {
+    if (!refocus.current || action.open) return;
+    const buttons = [...(bodyRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const back = refocus.current === 'opener' ? buttons.find((b) => nameOf(b) === opener.current) : undefined;
+    (back ?? successRef.current)?.focus();
+    refocus.current = null;
+  }, [action.open, success]);
 
   const done = (message: string) => {
+    refocus.current = 'success';
     setSuccess(message);
     cache.invalidate(USERS_QUERY_PREFIX);
     cache.invalidate('admin:stats');
@@ -80,11 +99,7 @@ export function UserDetailsDialog({
             return done('Session revoked');
         }
       },
-      (e) => {
-        const fallback = action.target ? FAILURES[action.target.kind] : 'Action failed';
-        const message = messageOf(e, fallback);
-        return message === fallback ? fallback : `${fallback}: ${message}`;
-      },
+      (e) => actionFailureText(e, action.target ? FAILURES[action.target.kind] : 'Action failed'),
     );
 
   let body;
@@ -97,13 +112,18 @@ export function UserDetailsDialog({
         busy={busy}
         error={action.error}
         onConfirm={(input) => void run(data, input)}
-        onCancel={action.cancel}
+        onCancel={() => {
+          refocus.current = 'opener';
+          action.cancel();
+        }}
       />
     ) : (
       <>
         <UserDetailsView
           details={data}
           onAction={(a) => {
+            const active = document.activeElement;
+            opener.current = active instanceof HTMLButtonElement ? nameOf(active) : null;
             setSuccess(null);
             action.ask(a);
           }}
@@ -142,8 +162,8 @@ export function UserDetailsDialog({
         </Button>
       }
     >
-      <SuccessNote message={success} />
-      {body}
+      <SuccessNote message={success} ref={successRef} />
+      <div ref={bodyRef}>{body}</div>
     </Dialog>
   );
 }

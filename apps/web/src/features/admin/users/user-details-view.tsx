@@ -5,6 +5,7 @@ import { formatBytes, formatDateTime } from '../../../lib/format';
 import { securityEventLabel } from '../../../lib/security-event-text';
 import { describeUserAgent } from '../../../lib/user-agent';
 import { useAdminSession } from '../api/admin-api';
+import { permissionLabel } from '../labels/admin-labels';
 import { RevokeCell, sessionDevice } from '../sessions/session-cells';
 import { AdminTable } from '../tables/admin-table';
 import type { UserAction } from './user-action-pane';
@@ -32,7 +33,7 @@ export function UserDetailsView({
           <RoleText user={user} />
         </Fact>
         {user.role === 'admin' ? (
-          <Fact term="Permissions">{user.permissions.join(', ') || 'None'}</Fact>
+          <Fact term="Permissions">{user.permissions.map(permissionLabel).join(', ') || 'None'}</Fact>
         ) : null}
         <Fact term="Two-step verification">{user.twoFactorEnabled ? 'On' : 'Off'}</Fact>
         <Fact term="Locked">
@@ -62,7 +63,7 @@ export function UserDetailsView({
             </Button>
           )
         ) : null}
-        {can('users:2fa') && user.twoFactorEnabled ? (
+        {can('users:2fa') && user.twoFactorEnabled && !self ? (
           <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'remove-2fa' })}>
             Remove 2FA
           </Button>

@@ -150,9 +150,12 @@ describe('user details', () => {
     const { user, dialog } = await openAlice(server, SUPER_ADMIN);
     const form = within(dialog).getByRole('form', { name: 'Role and permissions' });
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'Admin');
-    await user.click(within(form).getByRole('checkbox', { name: 'users:read' }));
+    await user.click(
+      within(form).getByRole('checkbox', { name: 'See accounts and their details (users:read)' }),
+    );
     await user.type(within(form).getByRole('textbox', { name: 'Reason' }), 'Support duty');
     await user.click(within(form).getByRole('button', { name: 'Save role' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm change' }));
     expect(await within(dialog).findByText('Role of alice saved')).toBeTruthy();
     expect(server.calls(`PUT ${base}/role`)[0]!.body).toEqual({
       role: 'admin',

@@ -119,4 +119,52 @@ describe('UsersTab', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('button', { name: 'user1' })).toBeTruthy();
   });
+
+  it("reads the role as words: 'User', the 'Admin' badge, a 'Super admin' badge, nothing twice", async () => {
+    const rows = [userRow(1), userRow(2, { role: 'admin' }), userRow(3, { role: 'super_admin' })];
+    renderAdminTab(<UsersTab />, { server: usersServer(rows) });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const [head, ...body] = within(table).getAllByRole('row');
+    const column = [...head!.children].findIndex((cell) => cell.textContent === 'Role');
+    const roleCells = body.map((row) => row.children[column]!);
+    expect(roleCells.map((cell) => cell.textContent)).toEqual(['User', 'Admin', 'Super admin']);
+    expect(roleCells[1]!.querySelector('.admin-badge')?.textContent).toBe('Admin');
+    expect(roleCells[2]!.querySelector('.admin-badge--super')?.textContent).toBe('Super admin');
+  });
+
+  it("keeps the spec's text before the server's reason when a bulk action fails", async () => {
+    const server = usersServer().on('POST /api/admin/users/bulk/lock', () =>
+      json(400, { error: 'At most 100 accounts at once', code: 'VALIDATION_ERROR' }),
+    );
+    const { user } = renderAdminTab(<UsersTab />, { server });
+    await user.click(await screen.findByRole('checkbox', { name: 'Select user1' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Bulk actions' })).getByRole('button', { name: 'Lock' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Lock: 1 account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Lock 1 account' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Failed to lock user account: At most 100 accounts at once',
+    );
+  });
+
+  it("shows the pager over a loaded list only, and 'No users match' when there is none", async () => {
+    let answer: () => Response | Promise<Response> = () => new Promise(() => undefined);
+    const server = new FakeServer().on('GET /api/admin/users', () => answer());
+    const { user } = renderAdminTab(<UsersTab />, { server });
+    expect(await screen.findByRole('heading', { level: 2, name: 'User Management' })).toBeTruthy();
+    expect(screen.getByText('Loading users')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'User pages' })).toBeNull();
+
+    answer = () => json(200, { users: [], total: 0 });
+    await user.type(screen.getByRole('searchbox', { name: 'Search users by username or e-mail' }), 'zz');
+    expect(await screen.findByText('No users match')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'User pages' })).toBeNull();
+
+    answer = () => json(503, { error: 'down' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search users by username or e-mail' }), 'z');
+    expect(await screen.findByText('Admin API Error: 503')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'User pages' })).toBeNull();
+    expect(screen.queryByText(/^Page /)).toBeNull();
+  });
 });

@@ -7,6 +7,7 @@ import { Spinner } from '../../../components/spinner';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAdminQuery, useAdminSession } from '../api/admin-api';
 import { AdminLoadError } from '../components/admin-load-error';
+import { AdminSection } from '../components/admin-section';
 import { EVENTS_USER_PARAM } from '../events/events-filters';
 import { SelectField, SuccessNote } from '../tables/admin-table';
 import { BulkBar } from './bulk-actions';
@@ -63,8 +64,8 @@ export function UsersTab() {
     content = <AdminLoadError error={list.error} onRetry={() => void list.refetch()} />;
   } else if (!list.data) {
     content = <Spinner label="Loading users" />;
-  } else if (users.length === 0) {
-    content = <p className="admin-table__muted">No users match.</p>;
+  } else if (total === 0) {
+    content = <p className="admin-table__muted">No users match</p>;
   } else {
     content = (
       <UsersTable
@@ -79,7 +80,7 @@ export function UsersTab() {
   }
 
   return (
-    <section aria-label="User Management">
+    <AdminSection id="admin-users" title="User Management">
       <div className="admin-toolbar">
         <SearchField
           id="admin-user-search"
@@ -103,17 +104,25 @@ export function UsersTab() {
         />
       ) : null}
       {content}
-      <nav className="admin-pager" aria-label="User pages">
-        <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-          Previous
-        </Button>
-        <span aria-live="polite">
-          Page {Math.min(page + 1, pages)} of {pages} ({total} {total === 1 ? 'user' : 'users'})
-        </span>
-        <Button variant="secondary" size="sm" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
-          Next
-        </Button>
-      </nav>
+      {/* Only over a loaded list: no "Page 1 of 1 (0 users)" while loading or after a failure. */}
+      {list.data && total > 0 ? (
+        <nav className="admin-pager" aria-label="User pages">
+          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span aria-live="polite">
+            Page {Math.min(page + 1, pages)} of {pages} ({total} {total === 1 ? 'user' : 'users'})
+          </span>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={page + 1 >= pages}
+            onClick={() => setPage(page + 1)}
+          >
+            Next
+          </Button>
+        </nav>
+      ) : null}
       {openId ? (
         <UserDetailsDialog
           userId={openId}
@@ -121,6 +130,6 @@ export function UsersTab() {
           onViewEvents={(id) => setParams({ tab: 'events', [EVENTS_USER_PARAM]: id }, { replace: true })}
         />
       ) : null}
-    </section>
+    </AdminSection>
   );
 }

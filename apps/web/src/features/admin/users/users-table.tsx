@@ -1,22 +1,13 @@
 import type { AdminUser } from '@vault/contracts';
 import { formatDateTime } from '../../../lib/format';
+import { ROLE_LABELS } from '../labels/admin-labels';
 import { AdminTable } from '../tables/admin-table';
 
-const isAdmin = (user: AdminUser) => user.role === 'admin' || user.role === 'super_admin';
-
-/** Role with the spec's 'Admin' badge for admins (section 6). */
+/** The role in words; an admin's is the spec's 'Admin' badge (section 6), a super admin's its own. */
 export function RoleText({ user }: { user: AdminUser }) {
-  return (
-    <>
-      {user.role}
-      {isAdmin(user) ? (
-        <>
-          {' '}
-          <span className="tag admin-badge">Admin</span>
-        </>
-      ) : null}
-    </>
-  );
+  if (user.role === 'user') return <>{ROLE_LABELS.user}</>;
+  const className = user.role === 'super_admin' ? 'tag admin-badge admin-badge--super' : 'tag admin-badge';
+  return <span className={className}>{ROLE_LABELS[user.role]}</span>;
 }
 
 export function LockedText({ user }: { user: AdminUser }) {
