@@ -100,6 +100,11 @@ const originOf = (originOnly: boolean) =>
       return parsed.origin;
     });
 
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_PORT: int(8080, 0, 65535),
@@ -122,6 +127,10 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   RPC_TIMEOUT_MS: int(10_000, 100, 600_000),
   WEB_INACTIVITY_TIMEOUT_MS: int(600_000, 1_000, 86_400_000),
   WEB_INACTIVITY_WARNING_MS: int(60_000, 1_000, 86_400_000),
+  // GET /api/about: the build, as the image build sets it (GIT_COMMIT, or VAULT_COMMIT).
+  GIT_COMMIT: optionalText,
+  VAULT_COMMIT: optionalText,
+  VAULT_BUILT_AT: optionalText,
 });
 
 export type CookieSecureMode = 'auto' | 'always' | 'never';
@@ -157,6 +166,8 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** What the web app reads from GET /env-config.js (routes/web-config). */
   web: { inactivityTimeoutMs: number; inactivityWarningMs: number };
+  /** GET /api/about: the commit and build time the image build set (unset: the checkout's HEAD, null). */
+  build: { commit?: string; builtAt?: string };
 }
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -235,6 +246,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     web: {
       inactivityTimeoutMs: e.WEB_INACTIVITY_TIMEOUT_MS,
       inactivityWarningMs: e.WEB_INACTIVITY_WARNING_MS,
+    },
+    build: {
+      ...(e.GIT_COMMIT || e.VAULT_COMMIT ? { commit: e.GIT_COMMIT ?? e.VAULT_COMMIT } : {}),
+      ...(e.VAULT_BUILT_AT ? { builtAt: e.VAULT_BUILT_AT } : {}),
     },
   };
 }

@@ -14,6 +14,7 @@ import {
 } from '@vault/contracts';
 import { z } from 'zod';
 import * as cloudinaryUpload from '../routes/files/cloudinary-multipart.upload';
+import * as about from '../routes/about/about.schema';
 import * as health from '../routes/health/health.schema';
 import type { RawBody } from './api-doc';
 
@@ -24,7 +25,7 @@ export type JsonSchema = Record<string, unknown>;
  * A route may answer with any schema exported from @vault/contracts or the gateway modules below;
  * one without a name fails the document's build (and so its unit test).
  */
-const NAMED_MODULES: Record<string, unknown>[] = [contracts, health, cloudinaryUpload];
+const NAMED_MODULES: Record<string, unknown>[] = [contracts, health, about, cloudinaryUpload];
 /** Names kept from before the document was generated (the schema's type is FileMetadataBody). */
 const RENAMED: Record<string, string> = { fileMetadataSchema: 'FileMetadataBody' };
 

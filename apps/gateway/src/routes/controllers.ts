@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { AboutController } from './about/about.controller';
 import { AdminSecurityController } from './admin/admin-security.controller';
 import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminSystemController } from './admin/admin-system.controller';
@@ -28,6 +29,7 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   FilesController,
   FilesBlobController,
   HealthController,
+  AboutController,
   AdminSessionController,
   AdminUsersController,
   AdminSecurityController,

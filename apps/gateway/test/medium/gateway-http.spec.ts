@@ -312,6 +312,21 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       }
     });
 
+    it('answers GET /api/about without a session: the build, no-store, and a Date for the clock check', async () => {
+      const res = await inject({ method: 'GET', url: '/api/about' });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<Record<string, unknown>>();
+      expect(body).toMatchObject({
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        builtAt: null,
+        environment: expect.stringMatching(/^(development|production|test)$/),
+      });
+      // The checkout's HEAD when the tests run from one, else null.
+      expect(String(body['commit'])).toMatch(/^([0-9a-f]{7,64}|null)$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(Number.isFinite(Date.parse(String(res.headers['date'])))).toBe(true);
+    });
+
     it('answers 200 on /api/health/live', async () => {
       const res = await inject({ method: 'GET', url: '/api/health/live' });
       expect(res.statusCode).toBe(200);
