@@ -46,7 +46,23 @@ const webFeatures = readdirSync(new URL(`./${webSrc}/features`, import.meta.url)
   .map((entry) => entry.name)
   .sort();
 const WEB_LAYOUT = 'apps/web/README.md "Layout"';
-const intoFolders = (names) => `(^|/)(\\.\\.|features)/(${names.join('|')})(/|$)`;
+// 'testing' is both a feature (the testing dashboard, issue 15) and the name every layer gives its
+// test support (src/testing, features/*/testing): `../testing/` means the feature only when it
+// goes through features/testing or on into one of the feature's own folders.
+const testingFeatureFolders = readdirSync(new URL(`./${webSrc}/features/testing`, import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory() && entry.name !== 'testing')
+  .map((entry) => entry.name)
+  .sort();
+const intoFolders = (names) => {
+  const plain = names.filter((name) => name !== 'testing');
+  const alternatives = [`(\\.\\.|features)/(${plain.join('|')})(/|$)`];
+  if (names.includes('testing')) {
+    alternatives.push('features/testing(/|$)', `\\.\\./testing/(${testingFeatureFolders.join('|')})(/|$)`);
+  }
+  return `(^|/)(${alternatives.join('|')})`;
+};
 const climbingInto = (names) => `(^|/)\\.\\./(${names.join('|')})(/|$)`;
 
 /**
@@ -197,5 +213,20 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   ...webLayers,
+  {
+    // Issue 15: every status on the testing dashboard is measured on this device, never made up.
+    files: [`${webSrc}/features/testing/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message:
+            'No Math.random in the testing dashboard (issue 15): every result is measured, never simulated; use crypto.getRandomValues for test data.',
+        },
+      ],
+    },
+  },
   prettier,
 );

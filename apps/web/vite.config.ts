@@ -31,6 +31,9 @@ export default defineConfig({
   resolve: {
     // The shared libs are consumed as TypeScript sources, by package name.
     alias: {
+      // The published protocol vectors and their checks (the crypto Worker's self-test); before
+      // '@vault/crypto', which would otherwise take this path as its prefix.
+      '@vault/crypto/vectors': here('../../libs/crypto/test/vectors/vector-checks.ts'),
       '@vault/crypto': here('../../libs/crypto/src/index.ts'),
       '@vault/contracts': here('../../libs/contracts/src/index.ts'),
     },

@@ -5,11 +5,11 @@ import { FilesRoute } from '../features/files/components/files-page';
 import { VaultLayout } from './layouts/vault-layout';
 import { adminRoute } from './routes/admin';
 import { ProtectedRoute, PublicOnlyRoute } from './routes/guards';
-import { TestingPage } from './routes/placeholders';
 import { RecoveryPage } from './routes/recovery';
 import { RootRoute } from './routes/root';
 import { RouteError } from './routes/route-error';
 import { SettingsRoute } from './routes/settings';
+import { testingRoute } from './routes/testing';
 import { TrashRoute } from './routes/trash';
 import { VaultRoute } from './routes/vault';
 
@@ -37,7 +37,7 @@ export const routes: RouteObject[] = [
               { path: 'files', element: <FilesRoute /> },
               { path: 'trash', element: <TrashRoute /> },
               { path: 'settings', element: <SettingsRoute /> },
-              { path: 'testing', element: <TestingPage /> },
+              testingRoute,
             ],
           },
         ],

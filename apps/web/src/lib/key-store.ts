@@ -1,3 +1,5 @@
+import { withIndexedDbStore, type IndexedDbStore } from './indexed-db';
+
 /**
  * "Stay unlocked on this device": the vault key, as the NON-extractable AES-GCM CryptoKey that
  * unlocking produced, kept in IndexedDB by structured clone. The browser stores the key material
@@ -12,46 +14,7 @@ export interface VaultKeyStore {
   clear(): Promise<void>;
 }
 
-const DB_NAME = 'vault-device';
-const STORE = 'vault-keys';
-
-function openDb(): Promise<IDBDatabase | null> {
-  if (typeof indexedDB === 'undefined') return Promise.resolve(null);
-  return new Promise((resolve) => {
-    let request: IDBOpenDBRequest;
-    try {
-      request = indexedDB.open(DB_NAME, 1);
-    } catch {
-      resolve(null);
-      return;
-    }
-    request.onupgradeneeded = () => {
-      if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE);
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => resolve(null);
-    request.onblocked = () => resolve(null);
-  });
-}
-
-async function withStore<T>(
-  mode: IDBTransactionMode,
-  fn: (store: IDBObjectStore) => IDBRequest<T> | void,
-): Promise<T | undefined> {
-  const db = await openDb();
-  if (!db) return undefined;
-  try {
-    return await new Promise<T | undefined>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = fn(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(request ? request.result : undefined);
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    });
-  } finally {
-    db.close();
-  }
-}
+const STORE: IndexedDbStore = { db: 'vault-device', store: 'vault-keys' };
 
 function isCryptoKey(v: unknown): v is CryptoKey {
   return typeof CryptoKey !== 'undefined' && v instanceof CryptoKey;
@@ -60,7 +23,7 @@ function isCryptoKey(v: unknown): v is CryptoKey {
 export const indexedDbKeyStore: VaultKeyStore = {
   async load(userId) {
     try {
-      const value = await withStore<unknown>('readonly', (s) => s.get(userId));
+      const value = await withIndexedDbStore<unknown>(STORE, 'readonly', (s) => s.get(userId));
       return isCryptoKey(value) && !value.extractable ? value : null;
     } catch {
       return null;
@@ -68,13 +31,13 @@ export const indexedDbKeyStore: VaultKeyStore = {
   },
   async save(userId, key) {
     if (key.extractable) throw new Error('Refusing to store an extractable vault key');
-    await withStore('readwrite', (s) => s.put(key, userId));
+    await withIndexedDbStore(STORE, 'readwrite', (s) => s.put(key, userId));
   },
   async remove(userId) {
-    await withStore('readwrite', (s) => s.delete(userId)).catch(() => undefined);
+    await withIndexedDbStore(STORE, 'readwrite', (s) => s.delete(userId)).catch(() => undefined);
   },
   async clear() {
-    await withStore('readwrite', (s) => s.clear()).catch(() => undefined);
+    await withIndexedDbStore(STORE, 'readwrite', (s) => s.clear()).catch(() => undefined);
   },
 };
 

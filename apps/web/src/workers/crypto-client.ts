@@ -1,4 +1,5 @@
 import type { CryptoOps } from './crypto-ops';
+import type { CryptoSelfTestService } from './crypto-self-test-service';
 import {
   CryptoOperationError,
   type AccountCryptoService,
@@ -8,8 +9,10 @@ import {
 import { WorkerClient } from './worker-rpc';
 
 /** Talks to the crypto worker (crypto.worker.ts, which serves CryptoOps); started on first use. */
-export class WorkerCryptoService implements CryptoService, AccountCryptoService, RecoveryCryptoService {
-  private readonly rpc = new WorkerClient<CryptoOps>({
+export class WorkerCryptoService
+  implements CryptoService, AccountCryptoService, RecoveryCryptoService, CryptoSelfTestService
+{
+  private readonly rpc = new WorkerClient<CryptoOps & CryptoSelfTestService>({
     start: () => {
       if (typeof Worker === 'undefined') {
         throw new CryptoOperationError(
@@ -36,6 +39,10 @@ export class WorkerCryptoService implements CryptoService, AccountCryptoService,
   readonly prepareRecoveryKey = this.rpc.method('prepareRecoveryKey');
   readonly createResetMaterial = this.rpc.method('createResetMaterial');
   readonly rewrapLegacyItems = this.rpc.method('rewrapLegacyItems');
+  readonly runSelfTest = this.rpc.method('runSelfTest');
+  readonly benchmarkKdf = this.rpc.method('benchmarkKdf');
+  readonly benchmarkAesGcm = this.rpc.method('benchmarkAesGcm');
+  readonly benchmarkNoteDecrypt = this.rpc.method('benchmarkNoteDecrypt');
 
   /** Only a running worker holds handles; nothing waits for the answer. */
   discard(handle: string): void {

@@ -85,7 +85,7 @@ export interface RecoveryCryptoService {
 }
 
 /** Whether `service` has every method of `names` (the fakes implement only what their tests use). */
-function hasMethods<T>(service: unknown, names: readonly (keyof T)[]): service is T {
+export function hasMethods<T>(service: unknown, names: readonly (keyof T)[]): service is T {
   if (typeof service !== 'object' || service === null) return false;
   const s = service as Partial<Record<keyof T, unknown>>;
   return names.every((name) => typeof s[name] === 'function');

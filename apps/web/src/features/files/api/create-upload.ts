@@ -2,6 +2,7 @@ import { createUploadResponseSchema, type CreateUploadResponse, type StorageType
 import type { ApiClient } from '../../../lib/api-client';
 import { parseResponse } from '../../../lib/parse-response';
 import type { SealedUploadFields } from '../../../workers/files-messages';
+import { metadataBody } from '../../../workers/files-upload-body';
 
 /**
  * POST /api/files/upload-url {fileId, size, encryptedSize, chunkSize, iv, wrappedKey,
@@ -19,21 +20,4 @@ export async function createUpload(
     createUploadResponseSchema,
     await api.post<unknown>('/files/upload-url', { ...metadataBody(fields), storageType }),
   );
-}
-
-/** The sealed metadata fields every upload route takes, and nothing else (the routes refuse extra fields). */
-export function metadataBody(fields: SealedUploadFields): SealedUploadFields {
-  const body: SealedUploadFields = {
-    fileId: fields.fileId,
-    size: fields.size,
-    encryptedSize: fields.encryptedSize,
-    chunkSize: fields.chunkSize,
-    iv: fields.iv,
-    wrappedKey: fields.wrappedKey,
-    encryptedName: fields.encryptedName,
-    encryptedMimeType: fields.encryptedMimeType,
-    encryptedTags: fields.encryptedTags,
-  };
-  if (fields.encryptedThumbnail) body.encryptedThumbnail = fields.encryptedThumbnail;
-  return body;
 }
