@@ -17,6 +17,7 @@ const allSpecs = [
   'apps/e2e/browser/layout-ui.mjs',
   'apps/e2e/browser/new-user-ui.mjs',
   'apps/e2e/browser/admin-ui.mjs',
+  'apps/e2e/browser/testing-ui.mjs',
 ];
 // `node scripts/browser-e2e.mjs zero-knowledge` runs only the specs whose path contains an argument.
 const only = process.argv.slice(2);

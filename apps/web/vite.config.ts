@@ -49,7 +49,16 @@ export default defineConfig({
     cssCodeSplit: false,
     chunkSizeWarningLimit: 700,
     // Hashes of [a-z0-9] only, so the gateway recognises `name-<hash>.js` and caches it for good.
-    rolldownOptions: { output: { hashCharacters: 'base36' } },
+    // zod and lib/zod-jitless in one chunk: jitless is set as soon as zod loads, before any chunk
+    // builds a schema, whichever chunks the rest lands in (else zod's eval probe breaks the CSP).
+    rolldownOptions: {
+      output: {
+        hashCharacters: 'base36',
+        codeSplitting: {
+          groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]lib[\\/]zod-jitless\.ts$/ }],
+        },
+      },
+    },
   },
   worker: { format: 'es', rolldownOptions: { output: { hashCharacters: 'base36' } } },
   server: {

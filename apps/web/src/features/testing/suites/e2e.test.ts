@@ -37,6 +37,57 @@ describe('e2e suite', () => {
     expect(server.files.size).toBe(0);
   });
 
+  it('warns that the download part was skipped when the password dialog was cancelled', async () => {
+    const server = new FakeVaultServer();
+    const lines: string[] = [];
+    const ctx = fakeTestingContext(server, { fileAuthKey: async () => null, log: (l) => lines.push(l) });
+    const outcome = await check('e2e-file').run(ctx);
+    expect(outcome).toEqual({
+      status: 'warning',
+      detail:
+        'uploaded, read back, decrypted and deleted for good; nothing left; the download part was skipped: no password was given',
+    });
+    expect(lines).toContain('content download skipped: no password was given');
+    expect(server.requests.some((r) => r.path.endsWith('/download-url'))).toBe(false);
+    expect(server.files.size + server.blobs.size).toBe(0);
+  });
+
+  it('warns, naming the answer, when the typed password is not accepted', async () => {
+    const server = new FakeVaultServer();
+    const wrongPassword: typeof fetch = async (input, init) => {
+      if (!String(input).endsWith('/download-url')) return server.fetch(input, init);
+      return new Response(JSON.stringify({ error: 'Invalid password', code: 'INVALID_PASSWORD' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const lines: string[] = [];
+    const ctx = fakeTestingContext({ ...server, fetch: wrongPassword } as FakeVaultServer, {
+      log: (l) => lines.push(l),
+    });
+    const outcome = await check('e2e-file').run(ctx);
+    expect(outcome.status).toBe('warning');
+    expect(outcome.detail).toContain('the download part was skipped: the password was not accepted');
+    expect(lines.join('\n')).toContain('answered 401 (Invalid password, INVALID_PASSWORD)');
+    expect(server.files.size + server.blobs.size).toBe(0);
+  });
+
+  it('fails when the download URL fails for another reason', async () => {
+    const server = new FakeVaultServer();
+    const broken: typeof fetch = async (input, init) =>
+      String(input).endsWith('/download-url')
+        ? new Response(JSON.stringify({ error: 'Storage unavailable', code: 'STORAGE_ERROR' }), {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+          })
+        : server.fetch(input, init);
+    const ctx = fakeTestingContext({ ...server, fetch: broken } as FakeVaultServer);
+    const outcome = await check('e2e-file').run(ctx);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.detail).toContain('POST /api/files/{id}/download-url answered 503');
+    expect(server.files.size).toBe(0);
+  });
+
   it('quick runs the note round trip only', () => {
     expect(e2eSuite.checks.filter((c) => c.quick).map((c) => c.id)).toEqual(['e2e-note']);
   });

@@ -1,8 +1,10 @@
-/** A promise resolved from outside: a check that finishes when the test says so. */
+/** A promise settled from outside: a check that finishes (or fails) when the test says so. */
 export function deferred<T>() {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
   });
-  return { promise, resolve };
+  return { promise, resolve, reject };
 }
