@@ -1,4 +1,4 @@
-/* global document, DOMParser */
+/* global document, DOMParser, navigator */
 // The testing dashboard (/testing, issue 15) in headless Chromium against a running stack
 // (scripts/browser-e2e.mjs starts one): a user signed up through the screens opens it from the
 // sidebar and runs each of the five suites, checking every check's status against what this stack
@@ -371,6 +371,15 @@ try {
       assert.ok(allowed.includes(check.status), `${suite} / ${check.name}: ${check.status} in the report`);
     }
   }
+  step('Copy support report: the build is in it, the account’s e-mail is not');
+  await page
+    .context()
+    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.getByRole('button', { name: 'Copy support report' }).click();
+  await page.getByText('Support report copied').waitFor();
+  const support = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(support.includes(`version: ${about.body.version ?? 'unknown'}`), `support report:\n${support}`);
+  assert.ok(!support.includes(account.email), 'the support report carries no e-mail');
   const xml = await download(page, 'Download Report (JUnit XML)');
   assert.match(xml.name, /^vault-test-report-.+\.xml$/);
   const junit = await page.evaluate((text) => {

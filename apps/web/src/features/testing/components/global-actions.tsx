@@ -1,4 +1,5 @@
 import { Button } from '../../../components/button';
+import { SupportReportButton } from './support-report-button';
 
 export interface GlobalActionsProps {
   /** Run All or Quick Test is going (Stop All replaces Run All). */
@@ -16,6 +17,8 @@ export interface GlobalActionsProps {
   onDocs: () => void;
   onClear: () => void;
   onCiStatus: () => void;
+  /** The redacted support report (Copy support report). */
+  getSupportReport: () => Promise<string>;
 }
 
 /** The page's global actions and Overall Progress (finished checks of all the checks running). */
@@ -48,6 +51,7 @@ export function GlobalActions(props: GlobalActionsProps) {
         <Button variant="secondary" onClick={props.onClear} disabled={running}>
           Clear Results
         </Button>
+        <SupportReportButton getReport={props.getSupportReport} />
       </div>
       <div className="testing-actions__row" role="group" aria-label="About the tests">
         <Button variant="ghost" onClick={props.onCoverage}>

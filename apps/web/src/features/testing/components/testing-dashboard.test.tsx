@@ -8,6 +8,7 @@ import type { CheckContext, CheckOutcome, SuiteRun } from '../model/suite';
 import { memoryRecentRuns, type RecentRunsStore } from '../store/recent-runs';
 import { deferred } from '../testing/deferred';
 import { fakeCheck, fakeSuite, passes, untilAborted } from '../testing/fake-suites';
+import type { SupportInfo } from '../reports/support-info';
 import { TestingDashboard } from './testing-dashboard';
 
 const ABOUT: About = {
@@ -15,6 +16,23 @@ const ABOUT: About = {
   commit: 'c0ffee1',
   builtAt: '2026-11-01T00:00:00Z',
   environment: 'production',
+};
+const SUPPORT_EMAIL = 'alice.smith@example.org';
+const SUPPORT_INFO: SupportInfo = {
+  browser: {
+    userAgent: 'TestBrowser/1',
+    language: 'en',
+    hardwareConcurrency: 2,
+    crossOriginIsolated: false,
+    secureContext: true,
+    storage: null,
+  },
+  server: {
+    config: { apiBaseUrl: '/api', inactivityTimeoutMs: 600_000, inactivityWarningMs: 60_000 },
+    storage: null,
+    health: { status: 'ok', services: { gateway: 'ok' } },
+  },
+  secrets: [SUPPORT_EMAIL],
 };
 const makeCtx = (base: CheckContext) => base;
 let downloads: ReturnType<typeof captureDownloads> | null = null;
@@ -28,7 +46,15 @@ function renderDashboard(
   }: { store?: RecentRunsStore; loadAbout?: () => Promise<About> } = {},
 ) {
   const user = userEvent.setup();
-  render(<TestingDashboard suites={suites} makeCtx={makeCtx} store={store} loadAbout={loadAbout} />);
+  render(
+    <TestingDashboard
+      suites={suites}
+      makeCtx={makeCtx}
+      store={store}
+      loadAbout={loadAbout}
+      loadSupportInfo={async () => SUPPORT_INFO}
+    />,
+  );
   return { user, store };
 }
 
@@ -230,6 +256,21 @@ describe('the testing dashboard', () => {
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Clear Results' }));
     await waitFor(() => expect(within(recent).queryAllByRole('listitem')).toHaveLength(0));
     expect(await store.list()).toEqual([]);
+  });
+
+  it('copies a support report of the latest runs and the build, without the user’s e-mail', async () => {
+    const { user } = renderDashboard([
+      fakeSuite('crypto', [fakeCheck('a', passes(`signed in as ${SUPPORT_EMAIL}`))]),
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Run Suite crypto' }));
+    await waitFor(() => expect(within(card('Suite crypto')).getByText('Passed')).toBeTruthy());
+    await user.click(screen.getByRole('button', { name: 'Copy support report' }));
+    expect(await screen.findByText('Support report copied')).toBeTruthy();
+    const text = await navigator.clipboard.readText();
+    expect(text).toContain('version: 1.4.0');
+    expect(text).toContain('- a: passed');
+    expect(text).toContain('health: ok (gateway ok)');
+    expect(text).not.toContain(SUPPORT_EMAIL);
   });
 
   it('is reachable by keyboard: Tab to Run All and Enter runs', async () => {

@@ -6,6 +6,8 @@ import { UNKNOWN_ABOUT, type About } from '../api/about';
 import type { CheckContext, SuiteDefinition, SuiteId, SuiteRun } from '../model/suite';
 import { jsonReport, reportFileName, serializeJsonReport } from '../reports/json-report';
 import { junitReport } from '../reports/junit-report';
+import type { SupportInfo } from '../reports/support-info';
+import { supportReport } from '../reports/support-report';
 import { useSuiteRuns } from '../runner/use-suite-runs';
 import type { RecentRunsStore } from '../store/recent-runs';
 import { GlobalActions } from './global-actions';
@@ -19,6 +21,8 @@ export interface TestingDashboardProps<Ctx extends CheckContext> {
   makeCtx: (base: CheckContext) => Ctx;
   store: RecentRunsStore;
   loadAbout: (signal: AbortSignal) => Promise<About>;
+  /** Browser and server settings for Copy support report. */
+  loadSupportInfo: () => Promise<SupportInfo>;
 }
 
 type OpenDialog =
@@ -36,6 +40,7 @@ export function TestingDashboard<Ctx extends CheckContext>({
   makeCtx,
   store,
   loadAbout,
+  loadSupportInfo,
 }: TestingDashboardProps<Ctx>) {
   const [recent, setRecent] = useState<SuiteRun[]>([]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -85,6 +90,9 @@ export function TestingDashboard<Ctx extends CheckContext>({
     }
   };
 
+  const getSupportReport = async () =>
+    supportReport({ ...(await loadSupportInfo()), about: about ?? UNKNOWN_ABOUT, runs: reportRuns, nameOf });
+
   const clearResults = async () => {
     setClearing(true);
     try {
@@ -117,6 +125,7 @@ export function TestingDashboard<Ctx extends CheckContext>({
         onDocs={() => setDialog({ kind: 'docs', anchor: null })}
         onClear={() => setDialog({ kind: 'clear' })}
         onCiStatus={() => setDialog({ kind: 'ci' })}
+        getSupportReport={getSupportReport}
       />
       {suites.length === 0 ? (
         <p className="panel testing-muted">No test suites are available in this build.</p>

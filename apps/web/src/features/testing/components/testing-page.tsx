@@ -1,10 +1,12 @@
 import { useCallback } from 'react';
 import { useApiClient } from '../../../lib/api-context';
+import { useRuntimeConfig } from '../../../lib/config-context';
 import { deriveAuthKey } from '../../../lib/session/derive-auth-key';
 import { useSession } from '../../../lib/session/session-context';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCrypto } from '../../../workers/crypto-context';
 import { getAbout } from '../api/about';
+import { readBrowserInfo, readServerSettings, userSecrets } from '../reports/support-info';
 import { useFilePassword } from '../model/use-file-password';
 import { useTestingContext } from '../model/use-testing-context';
 import { indexedDbRecentRuns } from '../store/recent-runs';
@@ -17,7 +19,9 @@ export function TestingPage() {
   useDocumentTitle('Testing Dashboard');
   const api = useApiClient();
   const crypto = useCrypto();
-  const email = useSession().user?.email ?? '';
+  const config = useRuntimeConfig();
+  const user = useSession().user;
+  const email = user?.email ?? '';
   // As the File Vault does before a download: the password becomes the authKey on this device.
   const derive = useCallback(
     (password: string) => deriveAuthKey(api, crypto, email, password),
@@ -26,9 +30,22 @@ export function TestingPage() {
   const filePassword = useFilePassword(derive);
   const makeCtx = useTestingContext(filePassword.ask);
   const loadAbout = useCallback((signal: AbortSignal) => getAbout(api, signal), [api]);
+  const loadSupportInfo = useCallback(async () => {
+    const [browser, server] = await Promise.all([
+      readBrowserInfo(),
+      readServerSettings(api, config, AbortSignal.timeout(10_000)),
+    ]);
+    return { browser, server, secrets: userSecrets(user) };
+  }, [api, config, user]);
   return (
     <>
-      <TestingDashboard suites={SUITES} makeCtx={makeCtx} store={indexedDbRecentRuns} loadAbout={loadAbout} />
+      <TestingDashboard
+        suites={SUITES}
+        makeCtx={makeCtx}
+        store={indexedDbRecentRuns}
+        loadAbout={loadAbout}
+        loadSupportInfo={loadSupportInfo}
+      />
       <FilePasswordDialog {...filePassword.dialog} />
     </>
   );
