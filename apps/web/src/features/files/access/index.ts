@@ -6,8 +6,6 @@ export { FileAccessProvider } from './state/file-access-provider';
 export type { FileAccessProviderProps } from './state/file-access-provider';
 export { useFileAccess } from './state/file-access-context';
 export type { FileAccess } from './state/file-access-context';
-export { PasswordPrompt } from './components/password-prompt';
-export type { PasswordPromptProps } from './components/password-prompt';
 export { TransferProgress, STAGE_LABELS } from './components/transfer-progress';
 export { RELOAD_IMAGE_PREVIEW_EVENT } from './components/preview/image-preview';
 export type { ReloadImagePreviewDetail } from './components/preview/image-preview';

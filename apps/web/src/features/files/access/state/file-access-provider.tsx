@@ -12,7 +12,7 @@ import {
 import type { FileView } from '../../types';
 import { getDownloadUrl } from '../api/get-download-url';
 import { getPreviewUrl } from '../api/get-preview-url';
-import { PasswordPrompt } from '../components/password-prompt';
+import { PasswordPrompt } from '../../../../components/password-prompt';
 import { PreviewModal } from '../components/preview-modal';
 import { TransferNotices } from '../components/transfer-notices';
 import { promptErrorFor } from '../utils/access-errors';

@@ -1,6 +1,5 @@
 /** The texts of file access (spec sections 2, 4, 5, 8), in one place for the UI and the tests. */
 export const ACCESS_MESSAGES = {
-  passwordRequired: 'Please enter your password',
   invalidPassword: 'Invalid password',
   authFailed: 'Authentication failed',
   infected: 'File is infected and cannot be downloaded',

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Banner } from '../../../../components/banner';
-import { Button } from '../../../../components/button';
-import { Dialog } from '../../../../components/dialog';
-import { PasswordInput } from '../../../../components/password-input';
-import { ACCESS_MESSAGES } from '../utils/access-messages';
+import { Banner } from './banner';
+import { Button } from './button';
+import { Dialog } from './dialog';
+import { PasswordInput } from './password-input';
+
+const PASSWORD_REQUIRED = 'Please enter your password';
 
 export interface PasswordPromptProps {
   open: boolean;
@@ -18,10 +19,15 @@ export interface PasswordPromptProps {
   /** Called with a non-empty password; an empty one shows 'Please enter your password' instead. */
   onSubmit: (password: string) => void;
   onClose: () => void;
+  /** The submit button's text while loading. */
+  loadingLabel?: string;
+  /** Empty the field as soon as the password is handed over (not only when the prompt closes). */
+  clearOnSubmit?: boolean;
 }
 
 /**
- * The reusable password prompt (spec section 2, "Password prompt modal"): a Current Password
+ * The reusable password prompt (spec section 2, "Password prompt modal"; the File Vault's
+ * downloads and the testing dashboard's file check): a Current Password
  * field under a title and description, an action button, and the error. It closes on Escape
  * (and Cancel, and the backdrop) except while loading. The password is handed to `onSubmit` and
  * cleared from the field as soon as the prompt closes.
@@ -35,6 +41,8 @@ export function PasswordPrompt({
   error,
   onSubmit,
   onClose,
+  loadingLabel = 'Verifying...',
+  clearOnSubmit = false,
 }: PasswordPromptProps) {
   const [password, setPassword] = useState('');
   const [localError, setLocalError] = useState<string | null>(null);
@@ -60,12 +68,13 @@ export function PasswordPrompt({
     event.preventDefault();
     if (loading) return;
     if (!password) {
-      setLocalError(ACCESS_MESSAGES.passwordRequired);
+      setLocalError(PASSWORD_REQUIRED);
       inputRef.current?.focus();
       return;
     }
     setLocalError(null);
     onSubmit(password);
+    if (clearOnSubmit) setPassword('');
   };
 
   const shown = localError ?? error ?? null;
@@ -83,7 +92,7 @@ export function PasswordPrompt({
           <Button variant="secondary" onClick={onClose} disabled={loading}>
             Cancel
           </Button>
-          <Button type="submit" form={formId} loading={loading} loadingLabel="Verifying...">
+          <Button type="submit" form={formId} loading={loading} loadingLabel={loadingLabel}>
             {actionText}
           </Button>
         </>
