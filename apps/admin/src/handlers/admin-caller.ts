@@ -1,5 +1,5 @@
-import type { Permission, RpcAdmin, RpcContext } from '@vault/contracts';
-import { readContext, type AdminCallChecker } from '@vault/server-kit';
+import type { RpcAdmin, RpcContext } from '@vault/contracts';
+import { readContext, type AdminCallChecker, type AdminCallRequirement } from '@vault/server-kit';
 
 /** An admin call's context (forwarded to auth, notes and files) and its admin. */
 export interface AdminCaller {
@@ -17,7 +17,7 @@ export interface AdminCaller {
 export async function adminCaller(
   callers: AdminCallChecker,
   payload: unknown,
-  requirement: Permission | 'super_admin',
+  requirement: AdminCallRequirement,
 ): Promise<AdminCaller> {
   const ctx = readContext(payload);
   const admin = await callers.admin(payload, requirement);

@@ -48,8 +48,3 @@ export function serviceState(name: string, reply: HealthReply | undefined, error
     ...(down.length > 0 ? { error: `checks down: ${down.join(', ')}` } : {}),
   };
 }
-
-export function processMemory(): SystemHealth['memory'] {
-  const { rss, heapUsed, heapTotal } = process.memoryUsage();
-  return { rssBytes: rss, heapUsedBytes: heapUsed, heapTotalBytes: heapTotal };
-}

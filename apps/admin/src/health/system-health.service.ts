@@ -4,6 +4,7 @@ import {
   createQueueConnection,
   JOB_QUEUES,
   JobQueues,
+  memoryUsage,
   queuePrefix,
   ServiceHealth,
   type QueueDefinition,
@@ -14,7 +15,7 @@ import type { AdminConfig } from '../config/admin.config';
 import { ADMIN_CONFIG, ADMIN_REDIS } from '../repositories/connections';
 import { ServiceRpc } from '../rpc/service-rpc';
 import { clamdHealth } from './clamd-version';
-import { errorText, PROBE_TIMEOUT_MS, processMemory, serviceState, timed, type ServiceState } from './probes';
+import { errorText, PROBE_TIMEOUT_MS, serviceState, timed, type ServiceState } from './probes';
 
 const RPC_SERVICES = ['auth', 'notes', 'files'] as const;
 const COUNTED = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -78,7 +79,7 @@ export class SystemHealthService implements OnApplicationShutdown {
       nodeVersion: process.version,
       environment: this.config.nodeEnv,
       timestamp: new Date().toISOString(),
-      memory: processMemory(),
+      memory: memoryUsage(),
     };
   }
 

@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import type { Permission } from '@vault/contracts';
+import type { AdminRequirement } from '@vault/contracts';
 import { AUTH_MODE } from './auth.decorators';
 
 /**
@@ -9,7 +9,7 @@ import { AUTH_MODE } from './auth.decorators';
  * (roles and permissions are managed by super admins). `session`: any admin (sign-in state).
  */
 export const ADMIN_REQUIREMENT = 'vault:admin-requirement';
-export type AdminRequirement = Permission | 'super_admin' | 'session';
+export type { AdminRequirement };
 
 export const AdminOnly = (requirement: AdminRequirement): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(AUTH_MODE, 'admin'), SetMetadata(ADMIN_REQUIREMENT, requirement));

@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   ErrorCode,
+  meetsAdminRequirement,
   PERMISSIONS,
   VaultError,
   type AdminSessionResponse,
@@ -13,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RpcClient } from '../proxy/rpc.client';
 import { AdminCookies } from './admin-cookie';
 import { AdminOnly, type AdminRequirement } from './admin.decorators';
-import { AdminGuard, isCrossOrigin, meetsRequirement } from './admin.guard';
+import { AdminGuard, isCrossOrigin } from './admin.guard';
 import { Public } from './auth.decorators';
 import type { JwtVerifier } from './jwt-verifier';
 import type { SessionLiveness } from './session-liveness';
@@ -28,7 +29,7 @@ const admin = (role: Role, permissions: Permission[] = []): RpcAdmin => ({
   sessionKey: SESSION_KEY,
 });
 
-describe('meetsRequirement', () => {
+describe('meetsAdminRequirement', () => {
   it.each<[string, RpcAdmin, AdminRequirement, boolean]>([
     ['any admin: admin', admin('admin'), 'session', true],
     ['any admin: super_admin', admin('super_admin'), 'session', true],
@@ -40,11 +41,11 @@ describe('meetsRequirement', () => {
     ['permission: super_admin with an empty list', admin('super_admin'), 'audit:read', true],
     ['permission: user holding it', admin('user', ['users:lock']), 'users:lock', false],
   ])('%s', (_what, who, requirement, expected) => {
-    expect(meetsRequirement(who, requirement)).toBe(expected);
+    expect(meetsAdminRequirement(who, requirement)).toBe(expected);
   });
 
   it('refuses an admin route without a requirement (fail closed)', () => {
-    expect(meetsRequirement(admin('super_admin'), undefined)).toBe(false);
+    expect(meetsAdminRequirement(admin('super_admin'), undefined)).toBe(false);
   });
 });
 

@@ -4,8 +4,8 @@ import {
   ADMIN_COOKIE,
   ADMIN_MESSAGES,
   ErrorCode,
-  hasPermission,
   isAdminRole,
+  meetsAdminRequirement,
   VaultError,
   type AdminSessionResponse,
   type RpcAdmin,
@@ -30,14 +30,6 @@ declare module 'fastify' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
-/** Whether an admin with this role and these permissions meets a route's requirement. */
-export function meetsRequirement(admin: RpcAdmin, requirement: AdminRequirement | undefined): boolean {
-  if (requirement === 'session') return isAdminRole(admin.role);
-  if (requirement === 'super_admin') return admin.role === 'super_admin';
-  // A route marked admin without a requirement is refused: fail closed.
-  return requirement !== undefined && hasPermission(admin, requirement);
-}
 
 /**
  * CSRF defence of the admin API: a state-changing request that names another origin is refused.
@@ -102,7 +94,7 @@ export class AdminGuard implements CanActivate {
       ADMIN_REQUIREMENT,
       targets,
     );
-    if (!meetsRequirement(admin, requirement)) throw new VaultError(ErrorCode.PERMISSION_DENIED);
+    if (!meetsAdminRequirement(admin, requirement)) throw new VaultError(ErrorCode.PERMISSION_DENIED);
     request.admin = admin;
     request.adminSession = session;
     return true;

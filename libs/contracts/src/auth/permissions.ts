@@ -24,6 +24,23 @@ export function isPermission(value: unknown): value is Permission {
  * `admin` only those in its list; `user`, and any role this code does not know, none. Fails
  * closed: a missing holder, a non-string role or a list that is not an array answers false.
  */
+/**
+ * What an admin route or call may require: one permission (super_admin holds all), the
+ * super_admin role itself, or `session`: any admin.
+ */
+export type AdminRequirement = Permission | 'super_admin' | 'session';
+
+/** Whether this holder meets `requirement`; a missing requirement is refused (fail closed). */
+export function meetsAdminRequirement(
+  user: PermissionHolder | null | undefined,
+  requirement: AdminRequirement | undefined,
+): boolean {
+  if (!user || requirement === undefined) return false;
+  if (requirement === 'session') return isAdminRole(user.role);
+  if (requirement === 'super_admin') return user.role === 'super_admin';
+  return hasPermission(user, requirement);
+}
+
 export function hasPermission(user: PermissionHolder | null | undefined, permission: Permission): boolean {
   if (!user || !isPermission(permission)) return false;
   if (user.role === 'super_admin') return true;

@@ -2,13 +2,13 @@ import {
   ADMIN_MESSAGES,
   adminSessionKeySchema,
   ErrorCode,
-  hasPermission,
+  meetsAdminRequirement,
   parseFirst,
   ROLES,
   RPC,
   UUID_V4_RE,
   VaultError,
-  type Permission,
+  type AdminRequirement,
   type RpcAdmin,
   type RpcAuth,
   type RpcBodyPattern,
@@ -61,7 +61,7 @@ export function readAuth(ctx: RpcContext): RpcAuth {
 }
 
 /** What an admin call may require: a permission (super_admin holds all), or the super_admin role. */
-export type AdminCallRequirement = Permission | 'super_admin';
+export type AdminCallRequirement = Exclude<AdminRequirement, 'session'>;
 
 const storedRole = z.enum(ROLES);
 const storedPermissions = z.array(z.string().max(64)).max(64);
@@ -107,12 +107,9 @@ export async function readAdmin(
     throw new VaultError(ErrorCode.UNAUTHENTICATED);
   }
   const admin: RpcAdmin = { ...claimed, role: role.data, permissions };
-  if (requirement === 'super_admin') {
-    if (admin.role !== 'super_admin') {
-      throw new VaultError(ErrorCode.PERMISSION_DENIED, ADMIN_MESSAGES.superAdminOnly);
-    }
-  } else if (!hasPermission(admin, requirement)) {
-    throw new VaultError(ErrorCode.PERMISSION_DENIED);
+  if (!meetsAdminRequirement(admin, requirement)) {
+    const message = requirement === 'super_admin' ? ADMIN_MESSAGES.superAdminOnly : undefined;
+    throw new VaultError(ErrorCode.PERMISSION_DENIED, message);
   }
   return admin;
 }
