@@ -54,10 +54,11 @@ return 1
  * The check on every admin call, in one round trip. KEYS: session. ARGV: now, idleMs.
  * A session past its absolute end or unused for idleMs is deleted (Redis' own expiry does the
  * same; this also holds when the clock the caller passes is ahead). Otherwise lastSeenAt moves
- * to now and the expiry to min(now + idle, absolute end). Returns the record's fields or nil.
+ * to now and the expiry to min(now + idle, absolute end). Returns the record's fields and the
+ * stored rights (role, permissions JSON), or nil.
  */
 const TOUCH_LUA = `
-local s = redis.call('HMGET', KEYS[1], 'userId', 'createdAt', 'expiresAt', 'lastSeenAt', 'ip', 'userAgent')
+local s = redis.call('HMGET', KEYS[1], 'userId', 'createdAt', 'expiresAt', 'lastSeenAt', 'ip', 'userAgent', 'role', 'permissions')
 if not s[1] then return false end
 local now = tonumber(ARGV[1])
 local expiresAt = tonumber(s[3])
@@ -67,7 +68,7 @@ if expiresAt <= now or now - tonumber(s[4]) >= tonumber(ARGV[2]) then
 end
 redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], math.min(tonumber(ARGV[2]), expiresAt - now))
-return {s[1], s[2], s[3], ARGV[1], s[5], s[6]}
+return {s[1], s[2], s[3], ARGV[1], s[5], s[6], s[7] or '', s[8] or ''}
 `;
 
 /**
@@ -133,11 +134,37 @@ export class AdminSessionsRepository {
     await this.redis.authAdminSessionGrant(redisKeys.adminSession(tokenHash), ...accessFields(access));
   }
 
-  /** The live session of this hash with its idle end moved on, or null (missing, idle or past its end). */
-  async touch(tokenHash: string, now: number, idleMs: number): Promise<AdminSessionRecord | null> {
+  /**
+   * `grant`, skipped when the session already stores exactly these rights (`stored`: touch's
+   * `storedAccess`): the check behind every admin call then stays one Redis round trip.
+   */
+  async grantIfChanged(tokenHash: string, access: AdminSessionAccess, stored: string[]): Promise<void> {
+    const fields = accessFields(access);
+    if (fields.every((value, i) => value === stored[i])) return;
+    await this.redis.authAdminSessionGrant(redisKeys.adminSession(tokenHash), ...fields);
+  }
+
+  /**
+   * The live session of this hash with its idle end moved on, or null (missing, idle or past its
+   * end); `storedAccess` is the rights as stored (role and permissions JSON) for `grantIfChanged`.
+   */
+  async touch(
+    tokenHash: string,
+    now: number,
+    idleMs: number,
+  ): Promise<(AdminSessionRecord & { storedAccess: string[] }) | null> {
     const s = await this.redis.authAdminSessionTouch(redisKeys.adminSession(tokenHash), now, idleMs);
     if (!s) return null;
-    const [userId = '', createdAt, expiresAt, lastSeenAt, ip = '', userAgent = ''] = s;
+    const [
+      userId = '',
+      createdAt,
+      expiresAt,
+      lastSeenAt,
+      ip = '',
+      userAgent = '',
+      role = '',
+      permissions = '',
+    ] = s;
     return {
       userId,
       createdAt: Number(createdAt),
@@ -145,6 +172,7 @@ export class AdminSessionsRepository {
       lastSeenAt: Number(lastSeenAt),
       ip,
       userAgent,
+      storedAccess: ['role', role, 'permissions', permissions],
     };
   }
 

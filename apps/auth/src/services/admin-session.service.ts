@@ -94,7 +94,7 @@ export class AdminSessionService {
       throw new VaultError(refused ?? ErrorCode.UNAUTHENTICATED);
     }
     const answer = toAdminSessionResponse(user, session, this.idleEnd(session, now));
-    await this.sessions.grant(hash, answer.admin);
+    await this.sessions.grantIfChanged(hash, answer.admin, session.storedAccess);
     return { session: answer, key: hash };
   }
 
