@@ -229,7 +229,7 @@ export class ApiClient {
     try {
       response = await this.fetchImpl(`${this.baseUrl}${path}`, init);
     } catch (error) {
-      if (isAbort(error)) throw error;
+      if (isAbortError(error)) throw error;
       throw new ApiError(0, API_MESSAGES.network);
     }
     let data: unknown;
@@ -250,7 +250,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isAbort(error: unknown): boolean {
+/** Whether `error` is an aborted fetch or operation (an AbortSignal fired). */
+export function isAbortError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
 }
 

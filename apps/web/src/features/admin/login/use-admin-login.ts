@@ -1,3 +1,4 @@
+import { DEFAULT_LOCKOUT_SECONDS, LOCKOUT_TITLE } from '../../../lib/lockout';
 import { ADMIN_MESSAGES, ERROR_INFO, ErrorCode } from '@vault/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -14,7 +15,7 @@ export const ADMIN_LOGIN_TEXT = {
   required: 'Enter your e-mail or username and your password',
   adminRequired: ERROR_INFO.ADMIN_REQUIRED.message,
   twoFactorRequired: ERROR_INFO.ADMIN_2FA_REQUIRED.message,
-  lockedTitle: 'Account Temporarily Locked',
+  lockedTitle: LOCKOUT_TITLE,
 } as const;
 
 export type AdminLoginError =
@@ -51,7 +52,6 @@ export function statsFailure(error: unknown): AdminLoginError {
 }
 
 /** Spec section 9: the default lockout when the answer names no retry time. */
-const DEFAULT_LOCKOUT_SECONDS = 600;
 
 /**
  * The admin sign-in: the password becomes `authKey` on this device (prelogin + KDF in the crypto

@@ -2,10 +2,9 @@ import { ADMIN_MESSAGES } from '@vault/contracts';
 import { Banner } from '../../../components/banner';
 import { LockIcon } from '../../../components/icons';
 import { formatMmSs } from '../../../lib/format';
+import { LOCKOUT_TITLE } from '../../../lib/lockout';
 
-/** Spec section 9: lockout after 5 consecutive failed sign-ins, 600 s by default. */
-export const DEFAULT_LOCKOUT_SECONDS = 600;
-export const LOCKOUT_TITLE = 'Account Temporarily Locked';
+export { DEFAULT_LOCKOUT_SECONDS, LOCKOUT_TITLE } from '../../../lib/lockout';
 
 /** Spec section 8: 'Account Temporarily Locked ... due to 5 consecutive failed login attempts', with a countdown. */
 export function LockoutBanner({

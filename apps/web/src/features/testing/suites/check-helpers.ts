@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isApiError } from '../../../lib/api-client';
+import { isAbortError, isApiError } from '../../../lib/api-client';
 import type { CheckOutcome } from '../model/suite';
 
 /** Shared by the api, e2e and security suites: outcomes, and what an API failure was. */
@@ -8,9 +8,8 @@ export const passed = (detail: string, metrics?: Record<string, number>): CheckO
 export const failed = (detail: string): CheckOutcome => ({ status: 'failed', detail });
 export const warning = (detail: string): CheckOutcome => ({ status: 'warning', detail });
 
-export function isAbort(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
-}
+/** An aborted call (Stop): the runner's cancel, not a failure. */
+export const isAbort = isAbortError;
 
 /** One line about a failed call: "GET /notes/counts answered 503 (Service unavailable)". */
 export function describeFailure(what: string, error: unknown): string {

@@ -1,9 +1,7 @@
+import { DEFAULT_LOCKOUT_SECONDS } from '../../../../lib/lockout';
 import { ApiError } from '../../../../lib/api-error';
 import { ACCESS_MESSAGES } from './access-messages';
 import { FileAccessError } from './fetch-decrypted';
-
-/** Spec section 8: a lockout without retryAfter lasts the default 600 seconds. */
-const DEFAULT_LOCKOUT_SECONDS = 600;
 
 function waitText(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds));

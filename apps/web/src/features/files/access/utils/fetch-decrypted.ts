@@ -1,3 +1,4 @@
+import { isAbortError } from '../../../../lib/api-client';
 import { cryptoErrorCode } from '../../../../workers/crypto-service';
 import {
   FILE_DECRYPT_CODES,
@@ -81,10 +82,6 @@ export function resolveStorageUrl(url: string, apiBaseUrl: string, pageUrl: stri
     throw new FileAccessError('other', ACCESS_MESSAGES.unsafeUrl);
   }
   return resolved;
-}
-
-function isAbortError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
 }
 
 const percentOf = (part: number, whole: number): number =>
