@@ -5,8 +5,7 @@ import { cryptoErrorCode } from '../../../workers/crypto-service';
 import type { FilesCrypto } from '../../../workers/files-crypto';
 import type { PreparedUpload } from '../../../workers/files-messages';
 import { canHaveThumbnail } from '../../../workers/files-thumbnail';
-import { completeUpload } from '../api/complete-upload';
-import { createUpload } from '../api/create-upload';
+import { completeUpload, createUpload } from '../../../lib/files-api';
 import { FILE_MESSAGES, resolveMimeType, validateFile } from '../utils/file-rules';
 import { resolveUploadUrl, type UploadTransport } from './upload-transport';
 

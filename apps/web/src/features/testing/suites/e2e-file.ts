@@ -1,18 +1,14 @@
 import {
-  createUploadResponseSchema,
-  downloadUrlResponseSchema,
   fileCountsResponseSchema,
   fileEncryptionMetadataSchema,
-  fileResponseSchema,
   storageTypesResponseSchema,
   type FileDto,
 } from '@vault/contracts';
-import { parseResponse } from '../../../lib/parse-response';
-import type { UploadInput } from '../../../workers/files-messages';
-import { metadataBody } from '../../../workers/files-upload-body';
+import type { SealedUploadFields, UploadInput } from '../../../workers/files-messages';
 import type { TestingContext } from '../model/context';
 import type { CheckOutcome } from '../model/suite';
 import { isApiError } from '../../../lib/api-client';
+import { completeUpload, createUpload, getDownloadUrl } from '../../../lib/files-api';
 import { describeFailure, isAbort, passed, throwIfAborted, warning } from './check-helpers';
 import {
   StepFailed,
@@ -39,19 +35,12 @@ async function store(
   key: CryptoKey,
   input: UploadInput,
   fileId: string,
-  fields: Parameters<typeof metadataBody>[0],
+  fields: SealedUploadFields,
 ) {
   const { signal } = ctx;
   const types = await getParsed(ctx, '/files/storage-types', storageTypesResponseSchema);
-  const signed = await step('POST /api/files/upload-url', async () =>
-    parseResponse(
-      createUploadResponseSchema,
-      await ctx.api.post<unknown>(
-        '/files/upload-url',
-        { ...metadataBody(fields), storageType: types.default },
-        { signal },
-      ),
-    ),
+  const signed = await step('POST /api/files/upload-url', () =>
+    createUpload(ctx.api, fields, types.default, { signal }),
   );
   throwIfAborted(signal);
   const url = storageUrl(ctx, signed.uploadUrl);
@@ -77,11 +66,8 @@ async function store(
   }
   throwIfAborted(signal);
   ctx.log(`stored ${fileId} (${types.default})`);
-  return step('POST /api/files/upload-complete', async () =>
-    parseResponse(
-      fileResponseSchema,
-      await ctx.api.post<unknown>('/files/upload-complete', { fileId }, { signal }),
-    ),
+  return step('POST /api/files/upload-complete', () =>
+    completeUpload(ctx.api, fileId, undefined, { signal }),
   );
 }
 
@@ -96,20 +82,14 @@ const refusedPassword = (error: unknown) =>
 /** A signed download URL, or 'refused' when the password was not accepted. */
 async function downloadUrl(ctx: TestingContext, fileId: string, authKey: string): Promise<string> {
   const what = 'POST /api/files/{id}/download-url';
-  let answer: unknown;
   try {
-    answer = await ctx.api.post<unknown>(
-      `/files/${fileId}/download-url`,
-      { authKey },
-      { signal: ctx.signal },
-    );
+    return (await getDownloadUrl(ctx.api, fileId, { authKey }, { signal: ctx.signal })).downloadUrl;
   } catch (error) {
     if (isAbort(error)) throw error;
     if (!refusedPassword(error)) throw new StepFailed(describeFailure(what, error));
     ctx.log(`download skipped: ${describeFailure(what, error)}`);
     return REFUSED;
   }
-  return step(what, async () => parseResponse(downloadUrlResponseSchema, answer).downloadUrl);
 }
 
 /** The stored bytes (canary) and their decryption: only when the page has the file password's authKey. */
@@ -184,7 +164,7 @@ export async function fileRoundTrip(ctx: TestingContext): Promise<CheckOutcome> 
     throwIfAborted(signal);
     made.id = fields.fileId;
     const fileId = fields.fileId;
-    const { file } = await store(ctx, key, input, fileId, fields);
+    const file = await store(ctx, key, input, fileId, fields);
     const meta = await getParsed(ctx, `/files/${fileId}/metadata`, fileEncryptionMetadataSchema);
     if (JSON.stringify({ file, meta }).includes(marker)) {
       throw new StepFailed('Zero-knowledge canary: the stored file record contains the plaintext marker');

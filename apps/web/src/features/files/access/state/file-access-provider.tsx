@@ -10,7 +10,7 @@ import {
   type FilesDownloadCrypto,
 } from '../../../../workers/files-download-crypto';
 import type { FileView } from '../../types';
-import { getDownloadUrl } from '../api/get-download-url';
+import { getDownloadUrl } from '../../../../lib/files-api';
 import { getPreviewUrl } from '../api/get-preview-url';
 import { PasswordPrompt } from '../../../../components/password-prompt';
 import { PreviewModal } from '../components/preview-modal';
