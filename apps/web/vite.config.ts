@@ -33,7 +33,7 @@ export default defineConfig({
     alias: {
       // The published protocol vectors and their checks (the crypto Worker's self-test); before
       // '@vault/crypto', which would otherwise take this path as its prefix.
-      '@vault/crypto/vectors': here('../../libs/crypto/test/vectors/vector-checks.ts'),
+      '@vault/crypto/vectors': here('../../libs/crypto/vectors/vector-checks.ts'),
       '@vault/crypto': here('../../libs/crypto/src/index.ts'),
       '@vault/contracts': here('../../libs/contracts/src/index.ts'),
     },

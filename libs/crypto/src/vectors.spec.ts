@@ -1,8 +1,8 @@
 /**
  * crypto-vectors-v1.json, every entry, byte for byte, in Node. The same checks run in Chromium through
- * test/browser/run-vectors.mjs (test/vectors/vector-checks.ts is shared).
+ * test/browser/run-vectors.mjs (vectors/vector-checks.ts is shared).
  */
-import { buildRefusalChecks, buildVectorChecks, vectors } from '../test/vectors/vector-checks';
+import { buildRefusalChecks, buildVectorChecks, vectors } from '../vectors/vector-checks';
 
 describe('crypto-vectors-v1.json', () => {
   it('is version 1 and has every section', () => {

@@ -1,6 +1,6 @@
 /**
  * The crypto Worker's self-test (issue 15, the dashboard's Crypto suite): the published protocol
- * vectors (libs/crypto/test/vectors, bundled into this chunk), the standards' known answers, and
+ * vectors (libs/crypto/vectors, bundled into this chunk), the standards' known answers, and
  * the refusals the vault relies on (an altered tag, a wrong AAD, a truncated or reordered file
  * stream), all in the Worker and with the @vault/crypto the vault uses.
  */

@@ -5,7 +5,7 @@
  * Page:   globalThis.__vaultCryptoVectors() → Promise<BrowserRun> (page results + worker results)
  * Worker: answers any message with its own results.
  */
-import { buildRefusalChecks, buildVectorChecks } from '../vectors/vector-checks';
+import { buildRefusalChecks, buildVectorChecks } from '../../vectors/vector-checks';
 
 export interface CheckResult {
   name: string;

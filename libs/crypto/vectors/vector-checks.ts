@@ -3,7 +3,7 @@
  * Shared by the Node unit tests (src/vectors.spec.ts) and the Chromium run (test/browser/vectors.entry.ts),
  * so both runtimes check exactly the same things. Each check throws on the first mismatch.
  */
-import * as vc from '../../src/index';
+import * as vc from '../src/index';
 import vectorsJson from './crypto-vectors-v1.json';
 
 export interface VectorCheck {
