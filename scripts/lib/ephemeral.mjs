@@ -54,7 +54,8 @@ async function startStorageServers(env) {
 }
 
 /**
- * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env and logDir.
+ * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env, logDir, crashed() (the service
+ * that exited unexpectedly, if any) and stopService(name) / startService(name) (startServices).
  * Everything is stopped and removed even when `fn` throws.
  */
 export async function withEphemeralStack(label, overrides, fn, { keepLogs = true } = {}) {
@@ -98,7 +99,14 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   try {
     await waitHealthy(baseUrl, 60000);
     log(`${label} stack up at ${baseUrl} (logs: ${logDir})`);
-    return await fn({ baseUrl, env, logDir, crashed: () => crashed });
+    return await fn({
+      baseUrl,
+      env,
+      logDir,
+      crashed: () => crashed,
+      stopService: stack.stopService,
+      startService: stack.startService,
+    });
   } finally {
     await stack.stop();
     await storage.close();

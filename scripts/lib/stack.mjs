@@ -113,60 +113,91 @@ export async function prepare(env, { build = true } = {}) {
 /**
  * Starts every service as a child process. Output lines are prefixed with the service
  * name; with `logDir`, each service's raw output also goes to `<logDir>/<name>.log`.
+ * `stopService(name)` and `startService(name)` stop one service on purpose (not a crash:
+ * `onCrash` is not called) and spawn it again the same way, its log file appended to.
  */
 export function startServices(env, { logDir, quiet = false } = {}) {
   if (logDir) mkdirSync(logDir, { recursive: true });
-  const children = [];
+  // One record per service: its current child and whether its stop was asked for.
+  const services = SERVICES.map((svc, i) => ({ svc, color: colorFor(i), child: undefined, held: false }));
   let stopping = false;
   let onCrash = () => {};
 
-  SERVICES.forEach((svc, i) => {
+  function spawnService(entry) {
+    const { svc } = entry;
     const child = spawn(process.execPath, [svc.main], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const file = logDir ? createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' }) : undefined;
-    const prefix = paint(colorFor(i), `[${svc.name.padEnd(7)}]`);
+    const prefix = paint(entry.color, `[${svc.name.padEnd(7)}]`);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
         file?.write(`${line}\n`);
         if (!quiet) console.log(`${prefix} ${line}`);
       });
     }
+    // 'close' comes after the last output line (that may follow 'exit'): no write after end.
+    child.on('close', () => file?.end());
     child.on('exit', (code, signal) => {
-      file?.end();
-      if (!stopping) {
+      if (!stopping && !entry.held) {
         log(`${svc.name} exited unexpectedly (${signal ?? `code ${code}`})`);
         onCrash(svc.name);
       }
     });
-    children.push({ svc, child });
-  });
+    entry.held = false;
+    entry.child = child;
+  }
+
+  function entryOf(name) {
+    const entry = services.find((s) => s.svc.name === name);
+    if (!entry) throw new Error(`no service named ${name}`);
+    return entry;
+  }
+
+  services.forEach(spawnService);
 
   return {
     onCrash(fn) {
       onCrash = fn;
     },
+    /** Stops one service on purpose: SIGTERM, then SIGKILL after a grace period. */
+    async stopService(name, graceMs = 10000) {
+      const entry = entryOf(name);
+      entry.held = true;
+      await terminate(entry.child, graceMs);
+    },
+    /** Spawns a service stopped by stopService again (a running one is left as it is). */
+    startService(name) {
+      const entry = entryOf(name);
+      if (stopping) throw new Error('the stack is stopping');
+      if (isRunning(entry.child)) return;
+      spawnService(entry);
+    },
     /** Stops services in reverse order: SIGTERM, then SIGKILL after a grace period. */
     async stop(graceMs = 10000) {
       stopping = true;
-      const alive = children.filter(({ child }) => child.exitCode === null && child.signalCode === null);
-      await Promise.all(
-        alive.reverse().map(
-          ({ child }) =>
-            new Promise((resolve) => {
-              const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-              child.once('exit', () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              child.kill('SIGTERM');
-            }),
-        ),
-      );
+      await Promise.all(services.toReversed().map(({ child }) => terminate(child, graceMs)));
     },
   };
+}
+
+function isRunning(child) {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child has exited. */
+function terminate(child, graceMs) {
+  if (!isRunning(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 /**
@@ -199,19 +230,25 @@ export async function ensureScanner(env, { dir, port } = {}) {
   }
 }
 
-/** Polls GET /api/health until it answers 200. */
-export async function waitHealthy(baseUrl, timeoutMs = 90000) {
+/**
+ * Polls GET /api/health until it answers 200, or with `service`, until its report says that
+ * service is ok (a service the report does not list, such as admin or scan: until it answers 200).
+ */
+export async function waitHealthy(baseUrl, timeoutMs = 90000, { service } = {}) {
   const until = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < until) {
     try {
       const res = await fetch(`${baseUrl}/api/health`);
-      if (res.status === 200) return;
-      last = `${res.status} ${await res.text()}`;
+      const text = await res.text();
+      const state = service ? JSON.parse(text)?.services?.[service] : undefined;
+      if (state === 'ok' || (state === undefined && res.status === 200)) return;
+      last = `${res.status} ${text}`;
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }
     await sleep(300);
   }
-  throw new Error(`the stack did not become healthy at ${baseUrl} (last answer: ${last})`);
+  const what = service ? `${service} did not come up` : 'the stack did not become healthy';
+  throw new Error(`${what} at ${baseUrl} (last answer: ${last})`);
 }

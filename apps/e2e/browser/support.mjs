@@ -309,6 +309,18 @@ export async function settleLogs(base, logDir) {
 }
 
 /**
+ * Stops (`stop`) or starts (`start`) one service of the stack through scripts/browser-e2e.mjs's
+ * control endpoint (STACK_CONTROL_URL): a stop asked for, not a crash; `start` answers once
+ * GET /api/health reports the service ok.
+ */
+export async function stackService(name, action) {
+  const control = process.env.STACK_CONTROL_URL;
+  if (!control) throw new Error('STACK_CONTROL_URL is not set (scripts/browser-e2e.mjs sets it)');
+  const res = await fetch(`${control}/services/${name}/${action}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`${action} ${name}: ${res.status} ${await res.text()}`);
+}
+
+/**
  * JSON over the gateway at `base` from Node (User-Agent `node`: a device family of its own):
  * `{ status, body }`, the body parsed when there is one. `token` goes as the bearer.
  */

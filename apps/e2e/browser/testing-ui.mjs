@@ -9,10 +9,11 @@
 // Documentation, CI/CD Status (the version and commit of GET /api/about); Recent Test Results kept
 // over a reload (at most 10) and Clear Results; axe-core and 375 px.
 //
-// The issue's "notes service stopped" is EMULATED here at the network layer: page.route answers 503
-// for /api/notes* (the browser runner cannot stop a service of the stack; the real stop is for the
-// lead, issue 17). The gateway's health report still says notes is up, honestly: only the calls
-// the suites make to notes fail, and their details must name them; unrouted, the suites pass.
+// The issue's "notes service stopped" is real: the notes process of this stack is stopped through
+// scripts/browser-e2e.mjs's control endpoint (STACK_CONTROL_URL; a stop asked for, not a crash),
+// the API and End to end cards must end Failed and say which check failed and why (the gateway's
+// 503 "Service unavailable", the health report's "down: notes"); notes is started again (the
+// endpoint answers once GET /api/health reports it ok) and both suites must pass again.
 //
 // No CSP violation, page error or third-party request. Screenshots go to OUT_DIR.
 //
@@ -20,7 +21,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { apiCall, axeViolations, pageOverflow, signUp, startSpec, testAccount } from './support.mjs';
+import {
+  apiCall,
+  axeViolations,
+  pageOverflow,
+  signUp,
+  stackService,
+  startSpec,
+  testAccount,
+} from './support.mjs';
 
 const started = Date.now();
 const spec = await startSpec({ out: '.data/testing-ui-shots', shotPrefix: 'testing-', started });
@@ -72,6 +81,21 @@ const EXPECTED = {
     'API latency (GET /api/auth/me)': ['PASS', 'WARN'],
   },
 };
+/**
+ * With the notes service stopped, the checks that call notes fail, each with the gateway's 503
+ * (or the health report's "down") as the reason; the rest end as EXPECTED.
+ */
+const NOTES_DOWN_FAILURES = {
+  API: {
+    'Answers match the contract':
+      /^2 of \d+ answers failed: GET \/api\/notes\?limit=1 answered 503 \(Service unavailable, SERVICE_UNAVAILABLE\); GET \/api\/notes\/counts answered 503 \(Service unavailable, SERVICE_UNAVAILABLE\)$/,
+    'Every service answers': /^GET \/api\/health answered 503: down: notes$/,
+    'Another user’s id answers 404': /^POST \/api\/notes\/\{id\}\/restore answered 503, not 404$/,
+  },
+  'End to end': {
+    'Note round trip': /^GET \/api\/notes\/counts answered 503 \(Service unavailable, SERVICE_UNAVAILABLE\)$/,
+  },
+};
 const SUITES = Object.keys(EXPECTED);
 const STATUS_OF_LABEL = {
   PASS: 'passed',
@@ -95,6 +119,21 @@ function checkLines(text) {
     if (m) out[m[2]] = { label: m[1], detail: m[3] };
   }
   return out;
+}
+
+/**
+ * The card of `suite` lists `check` as failed, with its reason (matching `detail`), why it matters
+ * and what to do.
+ */
+async function expectFailureShown(page, suite, check, detail) {
+  const item = card(page, suite)
+    .getByRole('list', { name: 'Checks to look at' })
+    .getByRole('listitem')
+    .filter({ hasText: `Failed: ${check}` });
+  await item.waitFor();
+  assert.match(await item.locator('.testing-failure__detail').textContent(), detail);
+  await item.getByText('Why it matters:').waitFor();
+  await item.getByText('What to do:').waitFor();
 }
 
 /** Every check of `suite` in the output ended as EXPECTED (names must match, so must the count). */
@@ -192,7 +231,7 @@ async function openDashboard(page) {
 
 try {
   step('sign-up through the screens, then Testing Dashboard from the sidebar');
-  // 503s are provoked below (the notes outage); the browser logs each.
+  // 503s are provoked below (notes stopped); the browser logs each.
   const { page } = await spec.newPage('testing', { allowedErrors: /status of (4\d\d|503)/ });
   let bearer = null;
   const requests = [];
@@ -280,35 +319,37 @@ try {
   assert.deepEqual(await counts(token, 'files'), filesBefore, 'no temporary file left');
   console.log(`  ${afterStop.length} requests after Stop: ${afterStop.map((r) => r.method).join(', ')}`);
 
-  step('notes "stopped" (emulated: 503 for /api/notes*): API and End to end turn red and name the call');
-  const outage = /\/api\/notes(\/|\?|$)/;
-  await page.route(outage, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE' }),
-    }),
-  );
-  const apiDown = await runSuite(page, 'API');
-  assert.equal(apiDown.status, 'Failed');
-  const apiLines = checkLines(apiDown.text);
-  assert.equal(apiLines['Answers match the contract'].label, 'FAIL');
-  assert.match(apiLines['Answers match the contract'].detail, /GET \/api\/notes\?limit=1 answered 503/);
-  const apiCard = card(page, 'API');
-  await apiCard.getByText('Failed: Answers match the contract').waitFor();
-  await apiCard.getByText('Why it matters:').first().waitFor();
-  const e2eDown = await runSuite(page, 'End to end', { cancelPassword: true });
-  assert.equal(e2eDown.status, 'Failed');
-  const e2eLines = checkLines(e2eDown.text);
-  assert.equal(e2eLines['Note round trip'].label, 'FAIL');
-  assert.match(e2eLines['Note round trip'].detail, /GET \/api\/notes\/counts answered 503/);
-  // The file check does not touch notes; its password dialog was cancelled: a warning, explained.
-  assert.equal(e2eLines['File round trip'].label, 'WARN');
-  assert.match(e2eLines['File round trip'].detail, /the download part was skipped: no password was given/);
+  step('notes stopped (its process, through STACK_CONTROL_URL): API and End to end turn red and say why');
+  await stackService('notes', 'stop');
+  // The End to end file check does not touch notes; its password dialog is cancelled: a warning.
+  for (const [name, failing] of Object.entries(NOTES_DOWN_FAILURES)) {
+    const run = await runSuite(page, name, { cancelPassword: true });
+    assert.equal(run.status, 'Failed', `${name} with notes stopped:\n${run.text}`);
+    const lines = checkLines(run.text);
+    for (const [check, { label, detail }] of Object.entries(lines)) {
+      console.log(`  ${name} / ${check}: ${label} ${detail}`);
+      if (failing[check]) {
+        assert.equal(label, 'FAIL', `${name} / ${check} with notes stopped: ${label} ${detail}`);
+        assert.match(detail, failing[check], `${name} / ${check}: the reason`);
+        // The card says it too: the check, its reason, why it matters and what to do.
+        await expectFailureShown(page, name, check, failing[check]);
+      } else if (name === 'End to end') {
+        assert.equal(label, 'WARN', `${check}: ${label} ${detail}`);
+        assert.match(detail, /the download part was skipped: no password was given/);
+      } else assert.ok(EXPECTED[name][check].includes(label), `${name} / ${check}: ${label} ${detail}`);
+    }
+    assert.deepEqual(
+      Object.keys(lines)
+        .filter((check) => lines[check].label === 'FAIL')
+        .sort(),
+      Object.keys(failing).sort(),
+      `${name}: the checks that failed with notes stopped`,
+    );
+  }
   await shot(page, 'notes-down');
-  await page.unroute(outage);
 
-  step('notes back: API and End to end pass again');
+  step('notes started again and healthy: API and End to end pass again');
+  await stackService('notes', 'start');
   for (const name of ['API', 'End to end']) {
     const run = await runSuite(page, name, { password: account.password });
     assert.equal(run.status, 'Passed', `${name} after the outage:\n${run.text}`);
