@@ -24,6 +24,8 @@ const overrides = {
   MAIL_TRANSPORT: 'log',
   MAIL_DIR: join(ROOT, '.data', `e2e-mail-${randomBytes(4).toString('hex')}`),
   RECOVERY_CODE_IP_MAX: '100000',
+  // apps/e2e/api/test-runner.e2e-spec.ts runs a suite of the server test runner (off by default).
+  TEST_RUNNER_ENABLED: 'true',
 };
 
 const code = await withEphemeralStack(

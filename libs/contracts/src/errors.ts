@@ -41,6 +41,8 @@ export const ErrorCode = {
   ADMIN_2FA_REQUIRED: 'ADMIN_2FA_REQUIRED',
   /** An admin without the permission a call needs. */
   PERMISSION_DENIED: 'PERMISSION_DENIED',
+  /** The server test runner is off, or this install has no test sources for it. */
+  TEST_RUNNER_UNAVAILABLE: 'TEST_RUNNER_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -103,6 +105,12 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
       'Settings → Security, then sign in here again.',
   },
   PERMISSION_DENIED: { status: 403, message: "You don't have permission to access this resource." },
+  TEST_RUNNER_UNAVAILABLE: {
+    status: 403,
+    message:
+      'The server test runner is off. To turn it on, set TEST_RUNNER_ENABLED=true for the admin ' +
+      'service and restart it.',
+  },
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

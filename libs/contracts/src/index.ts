@@ -15,4 +15,5 @@ export * from './auth/two-factor.schema';
 export * from './notes/note.schema';
 export * from './files/file.schema';
 export * from './admin/admin.schema';
+export * from './admin/test-runner.schema';
 export * from './rpc-map';

@@ -122,6 +122,14 @@ import {
   storageHealthSchema,
   systemHealthSchema,
 } from './admin/admin.schema';
+import {
+  serverTestRunSchema,
+  testRunIdParamSchema,
+  testRunnerStatusSchema,
+  testRunOutputRequestSchema,
+  testRunOutputSchema,
+  testRunStartBodySchema,
+} from './admin/test-runner.schema';
 import type { AdminPattern, AuthPattern, FilesPattern, HealthReply, NotesPattern, RefreshGrant } from './rpc';
 
 /** The body of `files.download-url`: which file, and whether the URL is for a download or a preview. */
@@ -313,6 +321,10 @@ export const RPC = {
   },
   'admin.audit.list': { request: auditQuerySchema, reply: auditListSchema },
   'admin.audit.verify': { request: null, reply: auditVerifySchema },
+  'admin.test-runner.status': { request: null, reply: testRunnerStatusSchema },
+  'admin.test-runner.start': { request: testRunStartBodySchema, reply: serverTestRunSchema },
+  'admin.test-runner.output': { request: testRunOutputRequestSchema, reply: testRunOutputSchema },
+  'admin.test-runner.stop': { request: testRunIdParamSchema, reply: serverTestRunSchema },
 } as const satisfies Record<AuthPattern | NotesPattern | FilesPattern | AdminPattern, RpcEntry>;
 
 export type RpcPattern = keyof typeof RPC;

@@ -148,6 +148,10 @@ export const ADMIN_PATTERNS = {
   rescanAll: 'admin.scans.rescan-all',
   auditList: 'admin.audit.list',
   auditVerify: 'admin.audit.verify',
+  testRunnerStatus: 'admin.test-runner.status',
+  testRunStart: 'admin.test-runner.start',
+  testRunOutput: 'admin.test-runner.output',
+  testRunStop: 'admin.test-runner.stop',
 } as const;
 export type AdminPattern = (typeof ADMIN_PATTERNS)[keyof typeof ADMIN_PATTERNS];
 

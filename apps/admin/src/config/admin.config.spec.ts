@@ -1,4 +1,5 @@
 import { configError } from '@vault/server-kit/testing';
+import { resolve } from 'node:path';
 import { describeConfig, loadAdminConfig } from './admin.config';
 
 describe('admin configuration', () => {
@@ -36,6 +37,52 @@ describe('admin configuration', () => {
     expect(config.peers.timeoutMs).toBe(2500);
     expect(config.clamd).toEqual({ host: 'clamav', port: 3311 });
     expect(loadAdminConfig({ CLAMD_HOST: '  ' }).clamd).toBeUndefined();
+  });
+
+  it('leaves the test runner off by default, in the working directory, with a 30 min limit', () => {
+    expect(loadAdminConfig({}).testRunner).toEqual({
+      enabled: false,
+      root: process.cwd(),
+      timeoutMs: 1_800_000,
+      childEnv: { NODE_ENV: 'test', CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
+    });
+  });
+
+  it('reads the test runner variables, and gives its runs none of the service secrets', () => {
+    const config = loadAdminConfig({
+      TEST_RUNNER_ENABLED: 'true',
+      TEST_RUNNER_ROOT: ' srv/vault ',
+      TEST_RUNNER_TIMEOUT_SECONDS: '600',
+      PATH: '/usr/bin',
+      DATABASE_URL: 'postgres://vault:hunter2@db:5432/vault',
+      REDIS_URL: 'redis://:hunter2@redis:6379',
+    });
+    expect(config.testRunner).toMatchObject({
+      enabled: true,
+      root: resolve('srv/vault'),
+      timeoutMs: 600_000,
+    });
+    expect(config.testRunner.childEnv).toEqual({
+      PATH: '/usr/bin',
+      NODE_ENV: 'test',
+      CI: 'true',
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+    });
+    expect(loadAdminConfig({ TEST_RUNNER_ENABLED: 'false' }).testRunner.enabled).toBe(false);
+  });
+
+  it('refuses a test runner switch that is not true or false, and a limit outside 10..7200 s', () => {
+    const message = configError(loadAdminConfig, {
+      TEST_RUNNER_ENABLED: 'yes',
+      TEST_RUNNER_TIMEOUT_SECONDS: '9',
+    });
+    expect(message).toContain('TEST_RUNNER_ENABLED');
+    expect(message).toContain('must be true or false');
+    expect(message).toContain('TEST_RUNNER_TIMEOUT_SECONDS');
+    expect(configError(loadAdminConfig, { TEST_RUNNER_TIMEOUT_SECONDS: '7201' })).toContain(
+      'TEST_RUNNER_TIMEOUT_SECONDS',
+    );
   });
 
   it('lists every bad variable at once', () => {

@@ -10,7 +10,9 @@ import {
   type RpcPeersConfig,
   type RpcServiceConfig,
 } from '@vault/server-kit';
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import { testRunChildEnv } from '../test-runner/child-env';
 
 /**
  * The admin service's configuration. Only this folder reads the environment; everything else
@@ -31,6 +33,16 @@ const ownShape = {
     .optional()
     .transform((v) => (v?.trim() ? v.trim() : undefined)),
   CLAMD_PORT: envInt(1, 65535).default(3310),
+  // The server test runner (issue 15): off unless turned on; it needs a source checkout.
+  TEST_RUNNER_ENABLED: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  TEST_RUNNER_ROOT: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  TEST_RUNNER_TIMEOUT_SECONDS: envInt(10, 7200).default(1800),
 };
 export const adminEnvSchema = admin.envSchema.extend(ownShape);
 export type AdminEnv = PlainRpcServiceEnv & z.output<z.ZodObject<typeof ownShape>>;
@@ -39,6 +51,15 @@ export interface AdminConfig extends RpcServiceConfig<AdminEnv> {
   /** The services the console's calls ask. */
   peers: RpcPeersConfig;
   clamd: { host: string; port: number } | undefined;
+  /** The server test runner (src/test-runner). */
+  testRunner: {
+    enabled: boolean;
+    /** The source checkout the suites run in (jest.config.js, node_modules). */
+    root: string;
+    timeoutMs: number;
+    /** The only variables a run's process gets: a few of ours (PATH, HOME, ...), never a secret. */
+    childEnv: Record<string, string>;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -55,6 +76,13 @@ export function loadAdminConfig(env: Env = process.env): AdminConfig {
       peers: rpcPeersFromEnv(e, ['auth', 'notes', 'files']),
     },
     clamd: e.CLAMD_HOST ? { host: e.CLAMD_HOST, port: e.CLAMD_PORT } : undefined,
+    testRunner: {
+      enabled: e.TEST_RUNNER_ENABLED,
+      // Local mode starts every service with the repository as its working directory.
+      root: resolve(e.TEST_RUNNER_ROOT ?? process.cwd()),
+      timeoutMs: e.TEST_RUNNER_TIMEOUT_SECONDS * 1000,
+      childEnv: testRunChildEnv(env),
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { AboutController } from './about/about.controller';
 import { AdminSecurityController } from './admin/admin-security.controller';
 import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminSystemController } from './admin/admin-system.controller';
+import { AdminTestRunnerController } from './admin/admin-test-runner.controller';
 import { AdminUsersController } from './admin/admin-users.controller';
 import { AccountController } from './auth/account.controller';
 import { AuthController } from './auth/auth.controller';
@@ -34,4 +35,5 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   AdminUsersController,
   AdminSecurityController,
   AdminSystemController,
+  AdminTestRunnerController,
 ];

@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   /** The failed malware scans: retry one, rescan every file. */
   'scans:manage',
   'audit:read',
+  /** Start and stop the server test runner's fixed suites (issue 15), when it is turned on. */
+  'tests:run',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -15,6 +15,7 @@ const PERMISSION_LABELS: Record<Permission, string> = {
   'system:read': 'See system health',
   'scans:manage': 'Retry failed malware scans',
   'audit:read': 'Read the audit log',
+  'tests:run': 'Run the server test runner',
 };
 
 /** 'Lock and unlock accounts (users:lock)': the name the server knows stays visible. */
@@ -33,6 +34,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'scan.retry': 'Retried a failed scan',
   'scan.rescan-all': 'Rescanned every file',
   'security-events.export': 'Exported security events',
+  'test-run.start': 'Started a server test run',
+  'test-run.stop': 'Stopped a server test run',
 };
 
 /** The outcomes AdminActions appends after an action's first entry. */
