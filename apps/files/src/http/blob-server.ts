@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ErrorCode, isErrorCode, VaultError } from '@vault/contracts';
-import { httpErrorFor } from '@vault/server-kit';
+import { httpErrorFor, lingerThenClose } from '@vault/server-kit';
 import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, type ByteRange, type UploadPart } from '@vault/storage';
 import type { BlobService } from '../services/blob.service';
 
@@ -119,11 +119,8 @@ function sendError(
     res.destroy();
     return;
   }
-  // An upload refused before its body was read: close the connection instead of draining 100 MB.
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'cache-control': 'no-store',
-    connection: 'close',
-  });
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
+  // An upload refused before its body was read: not closed at once (a reset could lose this answer).
+  lingerThenClose(req);
 }

@@ -203,8 +203,9 @@ export class FilesBlobProxy implements OnApplicationShutdown {
     // Its errors (the upstream breaking off mid-answer) reach whoever reads it; never uncaught.
     res.on('error', () => undefined);
     // An upload refused before its body was read: stop sending it upstream. The rest of the
-    // client's body is left unread and the connection closes after the answer (onSend hook).
-    if (method === 'PUT' && !raw.complete) raw.unpipe();
+    // client's body is read and dropped for a moment after the answer (onSend hook, lingerThenClose).
+    const refusedEarly = method === 'PUT' && !raw.complete;
+    if (refusedEarly) raw.unpipe();
     const status = res.statusCode ?? 502;
     reply.status(status);
     for (const name of RESPONSE_HEADERS) {
@@ -224,6 +225,8 @@ export class FilesBlobProxy implements OnApplicationShutdown {
         upstream.destroy();
         throw unavailable();
       }
+      // The refused upload's request was never ended: its connection cannot be reused.
+      if (refusedEarly) upstream.destroy();
       reply.send(body);
     } else {
       // Fastify pipes the stream (backpressure) and destroys it if the client goes away.

@@ -1,4 +1,5 @@
 import { ErrorCode, VaultError } from '@vault/contracts';
+import { lingerThenClose } from '@vault/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FRAMEWORK_MESSAGES } from '../errors/http-error-mapping';
 
@@ -28,8 +29,8 @@ export function registerStreamedBodies(fastify: FastifyInstance): void {
     if (request.is404 || isStreamed(request)) done(null, undefined);
     else done(new VaultError(ErrorCode.VALIDATION_FAILED, FRAMEWORK_MESSAGES.notJson), undefined);
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.raw.complete === false) reply.header('connection', 'close');
+  fastify.addHook('onSend', async (request, _reply, payload) => {
+    lingerThenClose(request.raw);
     return payload;
   });
 }

@@ -1,2 +1,3 @@
 export * from './rpc-exception.filter';
 export * from './http-error';
+export * from './linger';

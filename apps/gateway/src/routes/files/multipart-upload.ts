@@ -40,7 +40,7 @@ export interface MultipartUpload {
    * follows the file (a field or a second file) or the body breaks off or is malformed.
    */
   finished: Promise<void>;
-  /** Stops reading the request (an upload refused part-way); its connection closes after the answer. */
+  /** Stops parsing the request (an upload refused part-way); the rest is dropped after the answer (lingerThenClose). */
   abort(): void;
 }
 
