@@ -2,13 +2,23 @@ import { useRef } from 'react';
 import { Dialog } from '../../../components/dialog';
 import type { About } from '../api/about';
 import type { CheckContext, SuiteDefinition } from '../model/suite';
+import type { ServerRunner } from '../model/use-server-runner';
+import { ServerCoverageSection, ServerLastResultSection } from './server-runner-summary';
 
 type Suites = SuiteDefinition<CheckContext>[];
 
 export const DOCS_FILE = 'docs/testing-dashboard.md';
 
-/** View Coverage: what each suite covers. */
-export function CoverageDialog({ suites, onClose }: { suites: Suites; onClose: () => void }) {
+/** View Coverage: what each suite covers, and the server runner's last coverage summary. */
+export function CoverageDialog({
+  suites,
+  server,
+  onClose,
+}: {
+  suites: Suites;
+  server: ServerRunner;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       open
@@ -27,9 +37,7 @@ export function CoverageDialog({ suites, onClose }: { suites: Suites; onClose: (
           </ul>
         </section>
       ))}
-      <p className="testing-muted">
-        The server runner&apos;s coverage summary will appear here once it exists.
-      </p>
+      <ServerCoverageSection runner={server} />
     </Dialog>
   );
 }
@@ -93,14 +101,16 @@ export function DocsDialog({
   );
 }
 
-/** CI/CD Status: the build the server says it runs. */
+/** CI/CD Status: the build the server says it runs, and the server runner's last result. */
 export function CiStatusDialog({
   about,
   error,
+  server,
   onClose,
 }: {
   about: About | null;
   error: string | null;
+  server: ServerRunner;
   onClose: () => void;
 }) {
   return (
@@ -127,7 +137,7 @@ export function CiStatusDialog({
         <p role="status">Loading…</p>
       )}
       {error ? <p className="testing-muted">{error}</p> : null}
-      <p className="testing-muted">The server runner&apos;s last result will appear here once it exists.</p>
+      <ServerLastResultSection runner={server} />
     </Dialog>
   );
 }

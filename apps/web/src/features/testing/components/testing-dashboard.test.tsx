@@ -8,6 +8,7 @@ import type { CheckContext, CheckOutcome, SuiteRun } from '../model/suite';
 import { memoryRecentRuns, type RecentRunsStore } from '../store/recent-runs';
 import { deferred } from '../testing/deferred';
 import { fakeCheck, fakeSuite, passes, untilAborted } from '../testing/fake-suites';
+import { FakeTestRunner } from '../testing/fake-test-runner';
 import type { SupportInfo } from '../reports/support-info';
 import { TestingDashboard } from './testing-dashboard';
 
@@ -35,6 +36,8 @@ const SUPPORT_INFO: SupportInfo = {
   secrets: [SUPPORT_EMAIL],
 };
 const makeCtx = (base: CheckContext) => base;
+// No admin console session: the server runner's panel and dialog parts have their own tests.
+const signedOutRunner = Object.assign(new FakeTestRunner(), { admin: null });
 let downloads: ReturnType<typeof captureDownloads> | null = null;
 afterEach(() => downloads?.restore());
 
@@ -53,6 +56,7 @@ function renderDashboard(
       store={store}
       loadAbout={loadAbout}
       loadSupportInfo={async () => SUPPORT_INFO}
+      serverRunner={signedOutRunner.api()}
     />,
   );
   return { user, store };

@@ -3,7 +3,9 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { downloadFile } from '../../../lib/download-file';
 import { UNKNOWN_ABOUT, type About } from '../api/about';
+import type { ServerRunnerApi } from '../api/server-runner';
 import type { CheckContext, SuiteDefinition, SuiteId, SuiteRun } from '../model/suite';
+import { useServerRunner } from '../model/use-server-runner';
 import { jsonReport, reportFileName, serializeJsonReport } from '../reports/json-report';
 import { junitReport } from '../reports/junit-report';
 import type { SupportInfo } from '../reports/support-info';
@@ -13,6 +15,7 @@ import type { RecentRunsStore } from '../store/recent-runs';
 import { GlobalActions } from './global-actions';
 import { CiStatusDialog, CoverageDialog, DocsDialog } from './info-dialogs';
 import { RecentResults } from './recent-results';
+import { ServerRunnerPanel } from './server-runner-panel';
 import { SuiteCard } from './suite-card';
 import './testing.css';
 
@@ -23,6 +26,10 @@ export interface TestingDashboardProps<Ctx extends CheckContext> {
   loadAbout: (signal: AbortSignal) => Promise<About>;
   /** Browser and server settings for Copy support report. */
   loadSupportInfo: () => Promise<SupportInfo>;
+  /** The server runner's calls, with the admin console's session. */
+  serverRunner: ServerRunnerApi;
+  /** How often the server runner's output is read while a run goes on (tests shorten it). */
+  serverPollMs?: number;
 }
 
 type OpenDialog =
@@ -41,6 +48,8 @@ export function TestingDashboard<Ctx extends CheckContext>({
   store,
   loadAbout,
   loadSupportInfo,
+  serverRunner,
+  serverPollMs,
 }: TestingDashboardProps<Ctx>) {
   const [recent, setRecent] = useState<SuiteRun[]>([]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -50,6 +59,7 @@ export function TestingDashboard<Ctx extends CheckContext>({
 
   const onRunEnd = useCallback((run: SuiteRun) => void store.add(run).then(setRecent), [store]);
   const runs = useSuiteRuns(suites, makeCtx, onRunEnd);
+  const server = useServerRunner(serverRunner, serverPollMs === undefined ? {} : { pollMs: serverPollMs });
 
   useEffect(() => {
     let live = true;
@@ -143,9 +153,14 @@ export function TestingDashboard<Ctx extends CheckContext>({
           />
         ))}
       </div>
+      <ServerRunnerPanel runner={server} />
       <RecentResults runs={recent} nameOf={nameOf} />
       {dialog?.kind === 'coverage' ? (
-        <CoverageDialog suites={suites as SuiteDefinition<CheckContext>[]} onClose={() => setDialog(null)} />
+        <CoverageDialog
+          suites={suites as SuiteDefinition<CheckContext>[]}
+          server={server}
+          onClose={() => setDialog(null)}
+        />
       ) : null}
       {dialog?.kind === 'docs' ? (
         <DocsDialog
@@ -155,7 +170,7 @@ export function TestingDashboard<Ctx extends CheckContext>({
         />
       ) : null}
       {dialog?.kind === 'ci' ? (
-        <CiStatusDialog about={about} error={aboutError} onClose={() => setDialog(null)} />
+        <CiStatusDialog about={about} error={aboutError} server={server} onClose={() => setDialog(null)} />
       ) : null}
       <ConfirmDialog
         open={dialog?.kind === 'clear'}

@@ -10,6 +10,10 @@ describe('/testing', () => {
       .withSession()
       .on('GET /api/about', () =>
         json(200, { version: '2.0.0', commit: 'abc1234', builtAt: null, environment: 'test' }),
+      )
+      // No admin console session in this browser: the server runner says what it is.
+      .on('GET /api/admin/test-runner', () =>
+        json(401, { error: 'Admin session required', code: 'UNAUTHORIZED' }),
       );
     const app = await renderApp({ path: '/testing', signedIn: true, unlocked: true, server });
     expect(await screen.findByRole('heading', { level: 1, name: 'Testing Dashboard' })).toBeTruthy();
@@ -19,5 +23,12 @@ describe('/testing', () => {
     const ci = screen.getByRole('dialog', { name: 'CI/CD Status' });
     await waitFor(() => expect(ci.textContent).toContain('abc1234'));
     expect(within(ci).getByText('unknown')).toBeTruthy();
+    const runner = screen.getByRole('region', { name: 'Server runner' });
+    expect(await within(runner).findByRole('link', { name: 'Open the admin console' })).toBeTruthy();
+    // The admin API gets the console's cookie, never the user's bearer token; a 401 there is no sign-out.
+    const [status] = app.server.calls('GET /api/admin/test-runner');
+    expect(status?.headers['authorization']).toBeUndefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Testing Dashboard' })).toBeTruthy();
+    expect(app.server.calls('POST /api/auth/refresh')).toHaveLength(0);
   });
 });

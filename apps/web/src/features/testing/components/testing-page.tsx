@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useApiClient } from '../../../lib/api-context';
 import { useRuntimeConfig } from '../../../lib/config-context';
 import { deriveAuthKey } from '../../../lib/session/derive-auth-key';
@@ -6,6 +6,7 @@ import { useSession } from '../../../lib/session/session-context';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCrypto } from '../../../workers/crypto-context';
 import { getAbout } from '../api/about';
+import { serverRunnerApi } from '../api/server-runner';
 import { readBrowserInfo, readServerSettings, userSecrets } from '../reports/support-info';
 import { useFilePassword } from '../model/use-file-password';
 import { useTestingContext } from '../model/use-testing-context';
@@ -30,6 +31,7 @@ export function TestingPage() {
   const filePassword = useFilePassword(derive);
   const makeCtx = useTestingContext(filePassword.ask);
   const loadAbout = useCallback((signal: AbortSignal) => getAbout(api, signal), [api]);
+  const serverRunner = useMemo(() => serverRunnerApi(api), [api]);
   const loadSupportInfo = useCallback(async () => {
     const [browser, server] = await Promise.all([
       readBrowserInfo(),
@@ -45,6 +47,7 @@ export function TestingPage() {
         store={indexedDbRecentRuns}
         loadAbout={loadAbout}
         loadSupportInfo={loadSupportInfo}
+        serverRunner={serverRunner}
       />
       <FilePasswordDialog {...filePassword.dialog} />
     </>
