@@ -1,8 +1,12 @@
 # syntax=docker/dockerfile:1
-# One image recipe for every service: `docker build --build-arg SERVICE=auth .`
+# One image recipe for every service: `docker build --build-arg SERVICE=auth .`, and the web
+# tier: `docker build --target web .` (the built web app on unprivileged nginx, infra/web).
 # The runtime image holds compiled output, package manifests and production dependencies only:
 # no sources, tests, specs or test servers (`npm test`'s deploy tier, infra/dockerfile-check.mjs).
 ARG NODE_VERSION=22
+# Pinned by tag (nginx 1.28, the stable line, on Alpine). No digest: these machines reach no
+# registry to read one; pin `@sha256:…` when building where one can be checked.
+ARG NGINX_IMAGE=nginxinc/nginx-unprivileged:1.28.0-alpine
 
 # ── dependencies (cached while package files do not change) ──────────────────
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
@@ -39,6 +43,28 @@ RUN npx tsc -b tsconfig.json && node node_modules/vite/bin/vite.js build apps/we
 FROM deps AS prod-deps
 RUN npm prune --omit=dev --no-audit --no-fund
 
+# ── web: the built web app on nginx, unprivileged (compose service `web`) ────────
+# Before `runtime`, so that a build without --target still makes a service image. Only the
+# built app (static files) and infra/web's templates and render script: no Node, no sources.
+# At start the image's entrypoint runs render.sh (/docker-entrypoint.d), which writes the
+# configuration and /env-config.js from the environment into /tmp/vault-web, so the root
+# filesystem can be read-only and one image serves every install (docs/operations.md "The web tier").
+FROM ${NGINX_IMAGE} AS web
+ENV WEB_TEMPLATE_DIR=/etc/vault-web \
+    WEB_RUNTIME_DIR=/tmp/vault-web \
+    WEB_ROOT=/usr/share/nginx/html \
+    LISTEN_PORT=8080 \
+    GATEWAY_UPSTREAM=gateway:8080
+COPY infra/web/nginx.conf.template infra/web/security-headers.conf.template infra/web/proxy.conf.template /etc/vault-web/
+COPY --chmod=0755 infra/web/render.sh /docker-entrypoint.d/40-vault-web.sh
+COPY --from=build /app/apps/web/dist /usr/share/nginx/html
+# The base image's own user (nginx, uid 101): never root.
+USER 101
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=5 \
+  CMD wget -q -O /dev/null "http://127.0.0.1:${LISTEN_PORT}/env-config.js" || exit 1
+CMD ["nginx", "-c", "/tmp/vault-web/nginx.conf", "-g", "daemon off;"]
+
 # ── runtime: one service ─────────────────────────────────────────────────────
 # Each project's package.json and its tsconfig build output (dist): the tsconfigs leave out
 # *.spec.ts and src/testing, and the libs' test servers (`@vault/storage/testing`,
@@ -64,7 +90,8 @@ COPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist
 # The gateway's placeholder page (apps/gateway/static, served when WEB_ROOT has no index.html);
 # the pattern matches nothing for the other services, which BuildKit accepts.
 COPY --from=build /app/apps/${SERVICE}/stati[c] apps/${SERVICE}/static/
-# The built web app (static files, ~0.5 MB): the gateway serves it unless nginx does.
+# The built web app (static files, ~0.5 MB): the gateway serves it in local mode and wherever
+# no web tier runs (SERVE_STATIC=true); compose serves it from the `web` image instead.
 COPY --from=build /app/apps/web/dist apps/web/dist
 COPY infra/keygen.mjs infra/keygen.mjs
 USER node

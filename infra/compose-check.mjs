@@ -1,8 +1,10 @@
 // Checks of docker-compose.yml against the services it runs (validate.mjs runs them, and plants a
 // mistake for each to prove it bites). Each takes the parsed compose file (merge keys resolved)
 // and returns the problems found; empty: passed.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SERVICES } from '../scripts/lib/stack.mjs';
-import { documentedVariables } from './checks.mjs';
+import { documentedVariables, root } from './checks.mjs';
 
 /** `vault-<app>:tag` → app; undefined for images that are not ours (postgres, minio, ...). */
 const appOf = (def) => /^vault-([a-z-]+):/.exec(def.image ?? '')?.[1];
@@ -14,6 +16,28 @@ const runners = (services, app) =>
     ([, d]) => appOf(d) === app && (!d.command || commandOf(d).includes(`apps/${app}/dist/main.js`)),
   );
 const envOf = (def) => def.environment ?? {};
+
+/**
+ * The variables of one of our images: an app's README "Configuration" table, or for the web tier
+ * (vault-web, nginx) the table of infra/web/README.md, read the same way.
+ */
+function variablesOf(app) {
+  if (app !== 'web') return documentedVariables(app);
+  const file = join(root, 'infra', 'web', 'README.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const section = text.split(/^## /m).find((s) => s.startsWith('Configuration')) ?? '';
+  return new Set(
+    section
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .flatMap((l) => [...l.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])),
+  );
+}
+/** The compose service that builds the web tier (target web), as [name, definition]. */
+const webOf = (services) =>
+  Object.entries(services).find(([, d]) => d.build?.target === 'web' || appOf(d) === 'web');
+/** `host:port` → [host, port]. */
+const hostPort = (v) => /^(.+):(\d+)$/.exec(String(v ?? ''))?.slice(1) ?? [];
 /** `AUTH_RPC_HOST` → `auth`: the app whose RPC listener a variable names. */
 const rpcApp = (variable) => /^([A-Z]+)_RPC_HOST$/.exec(variable)?.[1].toLowerCase();
 
@@ -54,9 +78,10 @@ export const COMPOSE_CHECKS = {
     for (const [svc, def] of Object.entries(compose.services)) {
       const app = appOf(def);
       if (!app) continue;
-      const known = documentedVariables(app);
+      const known = variablesOf(app);
+      const doc = app === 'web' ? 'infra/web/README.md' : `apps/${app}/README.md`;
       for (const name of Object.keys(envOf(def)))
-        if (!known.has(name)) out.push(`${svc}: ${name} is not a variable of ${app} (apps/${app}/README.md)`);
+        if (!known.has(name)) out.push(`${svc}: ${name} is not a variable of ${app} (${doc})`);
     }
     return out;
   },
@@ -104,6 +129,62 @@ export const COMPOSE_CHECKS = {
       for (const [name, value] of Object.entries(envOf(def)))
         if (/_HOST$/.test(name) && !rpcApp(name) && value !== '0.0.0.0' && !compose.services[value])
           out.push(`${svc}: ${name}=${value} is no service of docker-compose.yml`);
+    return out;
+  },
+
+  /**
+   * The web tier (docs/operations.md "The web tier"): nginx in front of the gateway, the one way in
+   * for browsers. It publishes the port it listens on; the gateway publishes none, trusts one proxy
+   * (so rate limits see the client) and leaves the app to nginx; web starts once the gateway is
+   * healthy, names it as its upstream, sends the gateway's CSP (the same storage origins), and runs
+   * on a read-only filesystem with /tmp on tmpfs, a memory limit, a restart policy and a healthcheck.
+   */
+  web(compose) {
+    const s = compose.services;
+    const found = webOf(s);
+    if (!found) return ['no service builds the web tier (build.target: web)'];
+    const [name, web] = found;
+    const out = [];
+    const env = envOf(web);
+    const listen = String(env.LISTEN_PORT ?? '8080');
+    const published = (web.ports ?? []).map((p) => String(p).split(':').at(-1));
+    if (!published.includes(listen)) out.push(`${name}: does not publish the port it listens on (${listen})`);
+    const gateways = runners(s, 'gateway');
+    if (gateways.length !== 1) return [...out, `${name}: no single gateway service to proxy to`];
+    const [gwName, gw] = gateways[0];
+    const gwEnv = envOf(gw);
+    if (gw.ports?.length)
+      out.push(`${gwName}: publishes ${gw.ports.join(', ')}; browsers must come through ${name}`);
+    if (
+      ['', 'false'].includes(
+        String(gwEnv.TRUST_PROXY ?? 'false')
+          .trim()
+          .toLowerCase(),
+      )
+    )
+      out.push(
+        `${gwName}: TRUST_PROXY is ${gwEnv.TRUST_PROXY ?? 'unset'}: every client would share ${name}'s address (rate limits, security events)`,
+      );
+    if (String(gwEnv.SERVE_STATIC) !== 'false')
+      out.push(`${gwName}: SERVE_STATIC is not false; ${name} serves the app`);
+    const [host, port] = hostPort(env.GATEWAY_UPSTREAM ?? 'gateway:8080');
+    if (host !== gwName || String(port) !== String(gwEnv.GATEWAY_PORT ?? '8080'))
+      out.push(
+        `${name}: GATEWAY_UPSTREAM=${env.GATEWAY_UPSTREAM} is not ${gwName}:${gwEnv.GATEWAY_PORT ?? '8080'}`,
+      );
+    if (web.depends_on?.[gwName]?.condition !== 'service_healthy')
+      out.push(`${name}: must wait for ${gwName} to be healthy`);
+    for (const v of ['S3_PUBLIC_ENDPOINT', 'CLOUDINARY_UPLOAD_ORIGIN'])
+      if ((env[v] ?? '') !== (gwEnv[v] ?? ''))
+        out.push(
+          `${name}: ${v}=${env[v] ?? 'unset'} but the gateway has ${gwEnv[v] ?? 'unset'}: their CSPs differ`,
+        );
+    if (web.read_only !== true) out.push(`${name}: the root filesystem is not read_only`);
+    if (![web.tmpfs ?? []].flat().some((t) => String(t).split(':')[0] === '/tmp'))
+      out.push(`${name}: no tmpfs at /tmp (render.sh writes the configuration there)`);
+    if (!web.mem_limit && !web.deploy?.resources?.limits?.memory) out.push(`${name}: no memory limit`);
+    if (!web.restart) out.push(`${name}: no restart policy`);
+    if (!web.healthcheck?.test) out.push(`${name}: no healthcheck`);
     return out;
   },
 
@@ -157,6 +238,23 @@ export const COMPOSE_MUTATIONS = [
   ],
   ['rpc', 'admin not pointed at auth', set('services.admin.environment.AUTH_RPC_HOST', 'notes')],
   ['hosts', 'admin asking a clamd that is not there', set('services.admin.environment.CLAMD_HOST', 'clamd')],
+  ['web', 'the web tier left out', del('services.web')],
+  ['web', 'the gateway published beside it', set('services.gateway.ports', ['8081:8080'])],
+  ['web', 'web not published', del('services.web.ports')],
+  ['web', 'the gateway not trusting its proxy', del('services.gateway.environment.TRUST_PROXY')],
+  ['web', 'the gateway still serving the app', set('services.gateway.environment.SERVE_STATIC', 'true')],
+  ['web', 'web proxying to another port', set('services.web.environment.GATEWAY_UPSTREAM', 'gateway:8081')],
+  [
+    'web',
+    'web not waiting for a healthy gateway',
+    set('services.web.depends_on.gateway.condition', 'service_started'),
+  ],
+  ['web', 'a CSP without the storage origin', del('services.web.environment.S3_PUBLIC_ENDPOINT')],
+  ['web', 'a writable root filesystem', del('services.web.read_only')],
+  ['web', 'no tmpfs for the rendered configuration', del('services.web.tmpfs')],
+  ['web', 'no memory limit', del('services.web.mem_limit')],
+  ['web', 'no healthcheck on web', del('services.web.healthcheck')],
+  ['env', 'an unknown variable on web', set('services.web.environment.NGINX_WORKERS', '4')],
   ['health', "admin's healthcheck removed", del('services.admin.healthcheck')],
   ['health', 'a healthcheck on another port', set('services.admin.environment.HEALTH_PORT', '9091')],
 ];

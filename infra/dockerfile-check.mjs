@@ -572,3 +572,74 @@ function npmPin(ins, stage, parsed) {
 export function allowScriptsOf(root) {
   return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts;
 }
+
+// ── the web image (target `web`: the built web app on unprivileged nginx) ───────────────
+
+/** The base the web image must be built FROM: the unprivileged nginx, pinned to a release. */
+const PINNED_NGINX =
+  /^nginxinc\/nginx-unprivileged:\d+\.\d+\.\d+-alpine(\d+(\.\d+)*)?(@sha256:[0-9a-f]{64})?$/;
+/** What the web image may take from the workspace: the built app and infra/web's own files. */
+const WEB_SOURCES = [/^apps\/web\/dist$/, /^infra\/web\/[\w.-]+\.template$/, /^infra\/web\/render\.sh$/];
+
+/**
+ * Problems with the web image (docs/operations.md "The web tier"): built FROM the unprivileged
+ * nginx at a pinned release, never switched to root, copying the built app and infra/web's
+ * templates and render script only (the app to WEB_ROOT), render.sh as an executable
+ * /docker-entrypoint.d script, nginx started on the rendered configuration, and a healthcheck.
+ */
+export function webImageProblems(parsed, target = 'web') {
+  const stage = parsed.stages.find((s) => s.name === target);
+  if (!stage) return [`the Dockerfile has no stage ${target}`];
+  const problems = [];
+  const resolve = (text) =>
+    text.replace(/\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g, (_, a, dflt, b) => {
+      const name = a ?? b;
+      return stage.args[name] ?? parsed.globalArgs[name] ?? dflt ?? '';
+    });
+  const base = resolve(stage.base);
+  if (!PINNED_NGINX.test(base))
+    problems.push(`FROM ${base}: build on nginxinc/nginx-unprivileged at a pinned release (<x.y.z>-alpine)`);
+  const of = (cmd) => stage.instructions.filter((i) => i.cmd === cmd);
+  const users = of('USER').map((u) => u.args.trim().split(':')[0]);
+  if (users.some((u) => ['root', '0'].includes(u)))
+    problems.push(`USER ${users.find((u) => ['root', '0'].includes(u))}: the web image never runs as root`);
+  const env = Object.fromEntries(
+    of('ENV').flatMap((e) => words(e.args.replace(/\\\s*\n/g, ' ')).map((w) => w.split('='))),
+  );
+  for (const copy of [...of('COPY'), ...of('ADD')]) {
+    const at = `line ${copy.line}`;
+    if (copy.cmd === 'ADD') problems.push(`${at}: ADD; copy with COPY`);
+    for (const src of copy.sources) {
+      const where = sourcePath(parsed, copy, src);
+      const fromBuild = where.stage?.name === 'build' || (!copy.flags.from && where.rel !== null);
+      if (!fromBuild || where.rel === null || !WEB_SOURCES.some((re) => re.test(where.rel)))
+        problems.push(
+          `${at}: copies ${src} (${where.origin}); only apps/web/dist and infra/web's files belong here`,
+        );
+      else if (where.rel === 'apps/web/dist' && posix.normalize(copy.dest) !== env.WEB_ROOT)
+        problems.push(`${at}: the app goes to ${copy.dest}, but WEB_ROOT is ${env.WEB_ROOT}`);
+      else if (where.rel === 'infra/web/render.sh') {
+        if (!/^\/docker-entrypoint\.d\/[\w.-]+\.sh$/.test(copy.dest))
+          problems.push(`${at}: render.sh must go to /docker-entrypoint.d/<name>.sh (run by the entrypoint)`);
+        if (!/^0?[0-7]?[157][157][157]$|\+x/.test(String(copy.flags.chmod ?? '')))
+          problems.push(`${at}: render.sh is copied without --chmod=0755 (the entrypoint skips it)`);
+      }
+    }
+  }
+  for (const name of ['WEB_TEMPLATE_DIR', 'WEB_RUNTIME_DIR', 'WEB_ROOT'])
+    if (!env[name]) problems.push(`ENV ${name} is not set`);
+  const cmd = of('CMD').at(-1)?.args ?? '';
+  let argv = [];
+  try {
+    argv = JSON.parse(cmd);
+  } catch {
+    problems.push(`CMD ${cmd}: use the exec form ["nginx", "-c", ...]`);
+  }
+  if (argv[0] !== 'nginx' || argv[argv.indexOf('-c') + 1] !== `${env.WEB_RUNTIME_DIR}/nginx.conf`)
+    problems.push(
+      `CMD ${cmd}: must start nginx (the entrypoint runs its scripts for nginx only) on ${env.WEB_RUNTIME_DIR}/nginx.conf`,
+    );
+  const health = of('HEALTHCHECK').at(-1)?.args ?? '';
+  if (!health || /^NONE\b/i.test(health)) problems.push('no HEALTHCHECK');
+  return problems;
+}

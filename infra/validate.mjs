@@ -3,7 +3,7 @@
 // no Docker engine runs here, so compose is validated by docker-compose's own parser and by the
 // compose-spec JSON schema, and the Dockerfile is checked against the workspace it builds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -16,10 +16,20 @@ import {
   runtimeCopyProblems,
   runtimeNeeds,
   tsconfigEmitters,
+  webImageProblems,
   workspaceFiles,
 } from './dockerfile-check.mjs';
 import { checkRunner, root } from './checks.mjs';
 import { COMPOSE_CHECKS, COMPOSE_MUTATIONS } from './compose-check.mjs';
+import {
+  BAD_RENDER_ENV,
+  CHECK_ENV,
+  GOOD_RENDER_ENV,
+  WEB_CHECKS,
+  WEB_MUTATIONS,
+  gatewayTruth,
+  render,
+} from './web/web-check.mjs';
 
 const require = createRequire(import.meta.url);
 const { check, finish } = checkRunner();
@@ -95,9 +105,17 @@ check('the Dockerfile copies the package.json of every workspace before npm ci',
 // ── the Dockerfile: what the runtime image holds, how dependencies are installed ──────────
 const dockerfileText = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const services = buildArgs.map(([, arg]) => arg);
-const targets = [
-  ...new Set(Object.values(compose.services).flatMap((d) => (d.build?.target ? [d.build.target] : []))),
+// The stage each built image comes from: services (SERVICE build arg) from their target or the last
+// stage; the web tier from its own target (web), which has rules of its own.
+const targetsOf = (pick) => [
+  ...new Set(
+    Object.values(compose.services)
+      .filter((d) => d.build && pick(d.build))
+      .map((d) => d.build.target),
+  ),
 ];
+const serviceTargets = targetsOf((b) => b.args?.SERVICE);
+const webTargets = targetsOf((b) => !b.args?.SERVICE && b.target);
 const libs = readdirSync(join(root, 'libs')).filter((l) => existsSync(join(root, 'libs', l, 'package.json')));
 const files = workspaceFiles(root);
 const allowScripts = allowScriptsOf(root);
@@ -110,19 +128,23 @@ const dockerCtx = (readTsconfig = defaultReadTsconfig) => ({
 const DOCKER_CHECKS = {
   'test-code': (text, ctx) => {
     const parsed = parseDockerfile(text);
-    return (targets.length ? targets : [undefined]).flatMap((target) =>
-      runtimeCopyProblems(parsed, { ...ctx, target }),
+    return [...serviceTargets, ...webTargets].flatMap((target) =>
+      runtimeCopyProblems(parsed, { ...ctx, target }).map((p) => (target ? `${target}: ${p}` : p)),
     );
   },
   needs: (text) => {
     const parsed = parseDockerfile(text);
-    return (targets.length ? targets : [undefined]).flatMap((target) =>
+    return serviceTargets.flatMap((target) =>
       missingRuntimeFiles(parsed, runtimeNeeds(libs), target).map(
         (n) => `the runtime stage does not copy ${n} to ${n}`,
       ),
     );
   },
   deps: (text) => dependencyProblems(parseDockerfile(text), { allowScripts }),
+  web: (text) => {
+    if (!webTargets.length) return ['no compose service builds the web image (build.target: web)'];
+    return webTargets.flatMap((target) => webImageProblems(parseDockerfile(text), target));
+  },
 };
 
 check(
@@ -137,6 +159,14 @@ check("the runtime image holds what a service runs: its package.json and dist, a
   const problems = DOCKER_CHECKS.needs(dockerfileText);
   if (problems.length) throw new Error(problems.join('\n'));
 });
+
+check(
+  'the web image: unprivileged nginx at a pinned release, the built app and infra/web only, a healthcheck',
+  () => {
+    const problems = DOCKER_CHECKS.web(dockerfileText);
+    if (problems.length) throw new Error(problems.join('\n'));
+  },
+);
 
 check('npm ci installs the lockfile with no fallback, on an npm that reads allowScripts', () => {
   const problems = DOCKER_CHECKS.deps(dockerfileText);
@@ -270,6 +300,63 @@ const MUTATIONS = [
   ],
   ['deps', 'an npm that is not pinned', replace(/^ARG NPM_VERSION=.*$/m, 'ARG NPM_VERSION=latest')],
   ['deps', 'install scripts ignored', replace(/^RUN npm ci /m, 'RUN npm ci --ignore-scripts ')],
+  [
+    'web',
+    'an unpinned nginx',
+    replace(/^ARG NGINX_IMAGE=.*$/m, 'ARG NGINX_IMAGE=nginxinc/nginx-unprivileged:alpine'),
+  ],
+  [
+    'web',
+    'the privileged nginx image',
+    replace(/^ARG NGINX_IMAGE=.*$/m, 'ARG NGINX_IMAGE=nginx:1.28.0-alpine'),
+  ],
+  ['web', 'the web image switched to root', replace(/^USER 101$/m, 'USER root')],
+  ['web', 'no healthcheck', replace(/^HEALTHCHECK [^\n]*\\\n[^\n]*\n/m, '')],
+  [
+    'web',
+    "the web app's sources",
+    replace(
+      'COPY --from=build /app/apps/web/dist /usr/share/nginx/html',
+      'COPY --from=build /app/apps/web /usr/share/nginx/html',
+    ),
+  ],
+  [
+    'web',
+    'the app copied away from WEB_ROOT',
+    replace(
+      'COPY --from=build /app/apps/web/dist /usr/share/nginx/html',
+      'COPY --from=build /app/apps/web/dist /srv/www',
+    ),
+  ],
+  [
+    'web',
+    'render.sh not executable',
+    replace('COPY --chmod=0755 infra/web/render.sh', 'COPY infra/web/render.sh'),
+  ],
+  [
+    'web',
+    'nginx started on its default configuration',
+    replace(
+      'CMD ["nginx", "-c", "/tmp/vault-web/nginx.conf", "-g", "daemon off;"]',
+      'CMD ["nginx", "-g", "daemon off;"]',
+    ),
+  ],
+  [
+    'web',
+    'node_modules in the web image',
+    replace(
+      'COPY --from=build /app/apps/web/dist /usr/share/nginx/html',
+      'COPY --from=build /app/apps/web/dist /usr/share/nginx/html\nCOPY --from=prod-deps /app/node_modules /usr/share/nginx/node_modules',
+    ),
+  ],
+  [
+    'test-code',
+    "the web app's sources in the web image",
+    replace(
+      'COPY --from=build /app/apps/web/dist /usr/share/nginx/html',
+      'COPY --from=build /app/apps/web/src /usr/share/nginx/html',
+    ),
+  ],
 ];
 for (const [id, what, mutate, readTsconfig] of MUTATIONS) {
   check(`the Dockerfile check "${id}" catches: ${what}`, () => {
@@ -290,6 +377,7 @@ const COMPOSE_TITLES = {
   env: "every variable set for a service is one of that service's (apps/<svc>/README.md)",
   rpc: 'RPC services listen on 0.0.0.0; their callers name the service and port that runs each peer',
   hosts: 'every other *_HOST names a compose service or 0.0.0.0',
+  web: 'the web tier (nginx) is the one way in: the gateway behind it, trusting it, unpublished',
   health: 'a service with HEALTH_PORT has a healthcheck asking its readiness',
 };
 for (const [id, title] of Object.entries(COMPOSE_TITLES))
@@ -313,10 +401,11 @@ check('the gateway starts after the services it calls; only the public ports are
   for (const svc of ['auth', 'notes', 'files', 'admin']) {
     if (!s.gateway.depends_on[svc]) throw new Error(`the gateway must start after ${svc}`);
   }
-  if (!s.gateway.ports?.length) throw new Error('the gateway must be published');
-  // MinIO's API too: browsers PUT/GET presigned URLs on it directly. Mailpit's web UI only on
-  // the host's loopback (recovery mail of a local install).
-  const mayPublish = ['gateway', 'minio', 'mailpit'];
+  if (!s.web?.ports?.length) throw new Error('the web tier must be published');
+  // The web tier (nginx, which proxies /api to the gateway); MinIO's API too: browsers PUT/GET
+  // presigned URLs on it directly. Mailpit's web UI only on the host's loopback (recovery mail
+  // of a local install).
+  const mayPublish = ['web', 'minio', 'mailpit'];
   const published = Object.entries(s)
     .filter(([, d]) => d.ports?.length)
     .map(([n]) => n);
@@ -343,5 +432,75 @@ check('no secret value is written into docker-compose.yml', () => {
     }
   }
 });
+
+// ── the web tier's nginx configuration (infra/web, web-check.mjs) ────────────────────────
+// Rendered by its own render.sh, tested by Debian's `nginx -t`, and compared with the gateway's
+// own code (read from source): headers, caching, the /api proxy, body limits, /env-config.js.
+const gateway = await gatewayTruth();
+const webTruth = { ...gateway, headers: await gateway.headers(CHECK_ENV), csp: gateway.csp(CHECK_ENV) };
+const rendered = render(CHECK_ENV);
+const renderedDirs = [rendered.dir];
+const WEB_TITLES = {
+  syntax: "Debian's nginx accepts the rendered configuration (nginx -t)",
+  headers: "files nginx serves carry exactly the gateway's security headers (its helmet, CSP included)",
+  caching:
+    'index.html and /env-config.js no-store, hashed assets immutable, SPA fallback, 404 for missing files',
+  proxy: "/api goes to the gateway unbuffered, with the client's address, scheme and host; unprivileged",
+  limits: 'body limits and timeouts let through what the gateway accepts (100 MB files, 16 MiB parts)',
+};
+check('render.sh renders the web tier from the environment', () => {
+  if (rendered.status !== 0) throw new Error(rendered.stderr || `exit ${rendered.status}`);
+});
+for (const [id, title] of Object.entries(WEB_TITLES))
+  check(`infra/web: ${title}`, () => {
+    if (rendered.status !== 0) throw new Error('not rendered');
+    const problems = WEB_CHECKS[id](rendered, webTruth);
+    if (problems.length) throw new Error(problems.join('\n'));
+  });
+for (const [id, what, mutate] of WEB_MUTATIONS)
+  check(`the web check "${id}" catches: ${what}`, () => {
+    const planted = { ...rendered, files: mutate(rendered.files) };
+    const problems = WEB_CHECKS[id](planted, webTruth);
+    if (!problems.length) throw new Error('not caught');
+    if (process.env.VAULT_DEPLOY_VERBOSE) console.log(`      ${problems.join('\n      ')}`);
+  });
+for (const id of Object.keys(WEB_CHECKS))
+  check(`the web check "${id}" is exercised by a planted mistake`, () => {
+    if (!WEB_MUTATIONS.some(([m]) => m === id)) throw new Error('no planted mistake for it');
+  });
+for (const env of GOOD_RENDER_ENV) {
+  const r = render(env);
+  renderedDirs.push(r.dir);
+  const csp = (await gateway.headers(env))['content-security-policy'];
+  check(`render.sh with ${JSON.stringify(env)}: the gateway's /env-config.js and CSP`, () => {
+    if (r.status !== 0) throw new Error(r.stderr);
+    if (r.files['env-config.js'] !== gateway.webConfig(env))
+      throw new Error(`${r.files['env-config.js']} is not the gateway's ${gateway.webConfig(env)}`);
+    if (!r.files['security-headers.conf'].includes(`Content-Security-Policy "${csp}"`))
+      throw new Error(`the CSP is not the gateway's ${csp}`);
+  });
+}
+for (const [name, env, gatewayRefuses] of BAD_RENDER_ENV) {
+  const r = render(env);
+  renderedDirs.push(r.dir);
+  check(
+    `render.sh refuses ${name}=${JSON.stringify(Object.values(env)[0])}${gatewayRefuses ? ', as the gateway does' : ''}`,
+    () => {
+      if (r.status === 0) throw new Error('rendered anyway');
+      if (!r.stderr.includes(name)) throw new Error(`the error does not name ${name}: ${r.stderr}`);
+      if (gatewayRefuses) {
+        let refused = false;
+        try {
+          gateway.webConfig(env);
+          gateway.csp(env);
+        } catch {
+          refused = true;
+        }
+        if (!refused) throw new Error(`the gateway accepts ${name}=${Object.values(env)[0]}: they disagree`);
+      }
+    },
+  );
+}
+for (const dir of renderedDirs) rmSync(dir, { recursive: true, force: true });
 
 finish('deploy');

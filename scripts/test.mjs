@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
 // Tiers (docs/architecture.md "Test tiers"): format, lint, build, typecheck, unit (Jest and Vitest),
-// medium, deploy files, API e2e (over TCP and NATS), browser e2e, crypto in Chromium.
+// medium, deploy files, API e2e (over TCP and NATS), browser e2e, the web tier (nginx), crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +88,14 @@ const tiers = [
     name: 'browser',
     cmd: node,
     args: ['scripts/browser-e2e.mjs'],
+    env: { VAULT_SKIP_BUILD: '1' },
+    countsFromOutput: true,
+  },
+  // Debian's nginx with infra/web's configuration in front of a private stack (issue 16).
+  {
+    name: 'web-tier',
+    cmd: node,
+    args: ['scripts/web-tier-e2e.mjs'],
     env: { VAULT_SKIP_BUILD: '1' },
     countsFromOutput: true,
   },
