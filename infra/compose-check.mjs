@@ -200,6 +200,30 @@ export const COMPOSE_CHECKS = {
     }
     return out;
   },
+
+  /**
+   * Every service that keeps running (a restart policy) has a memory limit and a healthcheck;
+   * every container of our images (vault-*) runs with a read-only root filesystem, no new
+   * privileges and no capabilities, but keygen, which hands the key and file volumes to the node
+   * user (chown needs CAP_CHOWN); the node services also wait for each other by health.
+   */
+  hardening(compose) {
+    const out = [];
+    for (const [svc, def] of Object.entries(compose.services)) {
+      if (def.restart) {
+        if (!def.mem_limit && !def.deploy?.resources?.limits?.memory) out.push(`${svc}: no memory limit`);
+        if (!def.healthcheck?.test) out.push(`${svc}: no healthcheck`);
+      }
+      if (!/^vault-/.test(def.image ?? '')) continue;
+      if (def.read_only !== true) out.push(`${svc}: the root filesystem is not read_only`);
+      if (svc === 'keygen') continue;
+      if (!(def.cap_drop ?? []).includes('ALL'))
+        out.push(`${svc}: capabilities not dropped (cap_drop: [ALL])`);
+      if (!(def.security_opt ?? []).some((o) => /^no-new-privileges(:true)?$/.test(o)))
+        out.push(`${svc}: no-new-privileges not set`);
+    }
+    return out;
+  },
 };
 
 const del = (path) => (c) => {
@@ -257,4 +281,9 @@ export const COMPOSE_MUTATIONS = [
   ['env', 'an unknown variable on web', set('services.web.environment.NGINX_WORKERS', '4')],
   ['health', "admin's healthcheck removed", del('services.admin.healthcheck')],
   ['health', 'a healthcheck on another port', set('services.admin.environment.HEALTH_PORT', '9091')],
+  ['hardening', 'no memory limit on notes', del('services.notes.mem_limit')],
+  ['hardening', 'no healthcheck on redis', del('services.redis.healthcheck')],
+  ['hardening', 'a writable root filesystem for files', del('services.files.read_only')],
+  ['hardening', 'the gateway keeping its capabilities', del('services.gateway.cap_drop')],
+  ['hardening', 'the scan worker able to gain privileges', del('services.scan-worker.security_opt')],
 ];

