@@ -39,5 +39,12 @@ module.exports = {
       testMatch: ['<rootDir>/apps/e2e/api/**/*.e2e-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-e2e.js'],
     },
+    {
+      // The API smoke of the compose-env tier (scripts/compose-env-e2e.mjs), on compose's environment.
+      ...base,
+      displayName: 'e2e-compose',
+      testMatch: ['<rootDir>/apps/e2e/compose/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-e2e.js'],
+    },
   ],
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
 // Tiers (docs/architecture.md "Test tiers"): format, lint, build, typecheck, unit (Jest and Vitest),
-// medium, deploy files, API e2e (over TCP and NATS), browser e2e, the web tier (nginx), crypto in Chromium.
+// medium, deploy files, API e2e (over TCP and NATS), browser e2e, the web tier (nginx), the services
+// on compose's environment, crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,6 +99,15 @@ const tiers = [
     args: ['scripts/web-tier-e2e.mjs'],
     env: { VAULT_SKIP_BUILD: '1' },
     countsFromOutput: true,
+  },
+  // Every service on exactly the environment docker-compose.yml gives it, hosts mapped to this
+  // machine, nginx in front: the API smoke (issue 16).
+  {
+    name: 'compose-env',
+    cmd: node,
+    args: ['scripts/compose-env-e2e.mjs', '--json', `--outputFile=${join(resultsDir, 'e2e-compose.json')}`],
+    env: { VAULT_SKIP_BUILD: '1' },
+    jestJson: 'e2e-compose',
   },
   {
     name: 'crypto-chromium',
