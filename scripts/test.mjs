@@ -63,8 +63,10 @@ const tiers = [
   },
   { name: 'medium', cmd: node, args: jest('medium', ['--runInBand']), jestJson: 'medium' },
   { name: 'deploy', cmd: node, args: ['infra/validate.mjs'], countsFromOutput: true },
+  // kubectl kustomize builds every overlay, kubernetes-models validates each object, then the
+  // project's own rules (infra/k8s-policies.mjs).
   { name: 'deploy-k8s', cmd: node, args: ['infra/validate-k8s.mjs'], countsFromOutput: true },
-  // Proves the Kubernetes checks bite: each mutation of a rendered manifest must be caught.
+  // Proves the Kubernetes checks bite: each planted mistake, built by kubectl kustomize, must be caught.
   {
     name: 'deploy-k8s-self',
     cmd: node,
