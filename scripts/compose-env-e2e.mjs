@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { mapComposeEnv } from './lib/compose-env.mjs';
+import { dropDatabase, dropRedisPrefix } from './lib/ephemeral.mjs';
 import { ensurePostgres, ensureRedis } from './lib/services.mjs';
 import { ensureScanner, waitHealthy } from './lib/stack.mjs';
 import { ROOT, buildAll, ensureDependencies, freePort, log, runStatus, tcpOpen } from './lib/util.mjs';
@@ -112,12 +113,10 @@ async function main() {
   const admin = new pg.Client({ connectionString: maintenance.toString() });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${dbName}"`);
-  cleanups.push(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  });
+  await admin.end();
+  cleanups.push(() => dropDatabase(db.toString()));
   const prefix = `vault-compose-${id}:`;
-  cleanups.push(() => dropRedisPrefix(prefix));
+  cleanups.push(() => dropRedisPrefix(redisUrl, prefix));
 
   const s3Url = new URL(s3.endpoint);
   const redis = new URL(redisUrl);
@@ -243,18 +242,6 @@ function shown(name, value) {
   if (value === undefined) return '(unset)';
   if (/SECRET|PASSWORD|ACCESS_KEY/.test(name)) return '(a credential)';
   return String(value).replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
-
-async function dropRedisPrefix(prefix) {
-  const { default: Redis } = await import('ioredis');
-  const client = new Redis(redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await client.del(...keys);
-  } while (cursor !== '0');
-  client.disconnect();
 }
 
 function stop(child, signal = 'SIGTERM') {

@@ -6,7 +6,8 @@ import { rmSync } from 'node:fs';
 import { ensureScanner, localEnv, prepare, startServices, waitHealthy } from './stack.mjs';
 import { ROOT, freePort, log, reservePorts } from './util.mjs';
 
-async function dropDatabase(databaseUrl) {
+/** Drops the database a URL names (connecting to `postgres`), its sessions ended. */
+export async function dropDatabase(databaseUrl) {
   const { default: pg } = await import('pg');
   const name = new URL(databaseUrl).pathname.slice(1);
   const admin = new URL(databaseUrl);
@@ -17,7 +18,8 @@ async function dropDatabase(databaseUrl) {
   await client.end();
 }
 
-async function dropRedisPrefix(redisUrl, prefix) {
+/** Deletes every Redis key under `prefix`. */
+export async function dropRedisPrefix(redisUrl, prefix) {
   const { default: Redis } = await import('ioredis');
   const redis = new Redis(redisUrl);
   let cursor = '0';
