@@ -65,6 +65,41 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=5 \
   CMD wget -q -O /dev/null "http://127.0.0.1:${LISTEN_PORT}/env-config.js" || exit 1
 CMD ["nginx", "-c", "/tmp/vault-web/nginx.conf", "-g", "daemon off;"]
 
+# ── backup: npm run backup / restore in a one-off container (docs/backup.md) ──────
+# Before `runtime` too. Node, the PostgreSQL 15 client tools, the libs' and the four migrating
+# services' build output (restore runs their migrations), and the backup scripts: no tests.
+FROM node:${NODE_VERSION}-bookworm-slim AS backup
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-client-15 \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir /backups && chown node:node /backups
+ENV NODE_ENV=production \
+    BACKUP_DIR=/backups
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/libs/contracts/package.json libs/contracts/
+COPY --from=build /app/libs/contracts/dist libs/contracts/dist
+COPY --from=build /app/libs/crypto/package.json libs/crypto/
+COPY --from=build /app/libs/crypto/dist libs/crypto/dist
+COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
+COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
+COPY --from=build /app/libs/storage/package.json libs/storage/
+COPY --from=build /app/libs/storage/dist libs/storage/dist
+COPY --from=build /app/apps/auth/package.json apps/auth/
+COPY --from=build /app/apps/auth/dist apps/auth/dist
+COPY --from=build /app/apps/notes/package.json apps/notes/
+COPY --from=build /app/apps/notes/dist apps/notes/dist
+COPY --from=build /app/apps/files/package.json apps/files/
+COPY --from=build /app/apps/files/dist apps/files/dist
+COPY --from=build /app/apps/admin/package.json apps/admin/
+COPY --from=build /app/apps/admin/dist apps/admin/dist
+COPY scripts/backup.mjs scripts/restore.mjs scripts/
+COPY scripts/lib/util.mjs scripts/lib/
+COPY scripts/lib/backup/backup.mjs scripts/lib/backup/env.mjs scripts/lib/backup/manifest.mjs scripts/lib/backup/restore.mjs scripts/lib/backup/
+USER node
+CMD ["node", "scripts/backup.mjs"]
+
 # ── runtime: one service ─────────────────────────────────────────────────────
 # Each project's package.json and its tsconfig build output (dist): the tsconfigs leave out
 # *.spec.ts and src/testing, and the libs' test servers (`@vault/storage/testing`,

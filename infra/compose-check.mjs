@@ -19,11 +19,13 @@ const envOf = (def) => def.environment ?? {};
 
 /**
  * The variables of one of our images: an app's README "Configuration" table, or for the web tier
- * (vault-web, nginx) the table of infra/web/README.md, read the same way.
+ * (vault-web, nginx) the table of infra/web/README.md and for the backup container that of
+ * docs/backup.md, read the same way.
  */
 function variablesOf(app) {
-  if (app !== 'web') return documentedVariables(app);
-  const file = join(root, 'infra', 'web', 'README.md');
+  const own = { web: ['infra', 'web', 'README.md'], backup: ['docs', 'backup.md'] }[app];
+  if (!own) return documentedVariables(app);
+  const file = join(root, ...own);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const section = text.split(/^## /m).find((s) => s.startsWith('Configuration')) ?? '';
   return new Set(
@@ -79,7 +81,7 @@ export const COMPOSE_CHECKS = {
       const app = appOf(def);
       if (!app) continue;
       const known = variablesOf(app);
-      const doc = app === 'web' ? 'infra/web/README.md' : `apps/${app}/README.md`;
+      const doc = { web: 'infra/web/README.md', backup: 'docs/backup.md' }[app] ?? `apps/${app}/README.md`;
       for (const name of Object.keys(envOf(def)))
         if (!known.has(name)) out.push(`${svc}: ${name} is not a variable of ${app} (${doc})`);
     }

@@ -126,7 +126,8 @@ check('the Dockerfile copies the package.json of every workspace before npm ci',
 const dockerfileText = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const services = buildArgs.map(([, arg]) => arg);
 // The stage each built image comes from: services (SERVICE build arg) from their target or the last
-// stage; the web tier from its own target (web), which has rules of its own.
+// stage; the web tier from its own target (web) and the backup container from its own (backup),
+// each with rules of its own.
 const targetsOf = (pick) => [
   ...new Set(
     Object.values(compose.services)
@@ -135,7 +136,8 @@ const targetsOf = (pick) => [
   ),
 ];
 const serviceTargets = targetsOf((b) => b.args?.SERVICE);
-const webTargets = targetsOf((b) => !b.args?.SERVICE && b.target);
+const webTargets = targetsOf((b) => !b.args?.SERVICE && b.target === 'web');
+const backupTargets = targetsOf((b) => b.target === 'backup');
 const libs = readdirSync(join(root, 'libs')).filter((l) => existsSync(join(root, 'libs', l, 'package.json')));
 const files = workspaceFiles(root);
 const allowScripts = allowScriptsOf(root);
@@ -148,7 +150,7 @@ const dockerCtx = (readTsconfig = defaultReadTsconfig) => ({
 const DOCKER_CHECKS = {
   'test-code': (text, ctx) => {
     const parsed = parseDockerfile(text);
-    return [...serviceTargets, ...webTargets].flatMap((target) =>
+    return [...serviceTargets, ...webTargets, ...backupTargets].flatMap((target) =>
       runtimeCopyProblems(parsed, { ...ctx, target }).map((p) => (target ? `${target}: ${p}` : p)),
     );
   },
@@ -161,6 +163,48 @@ const DOCKER_CHECKS = {
     );
   },
   deps: (text) => dependencyProblems(parseDockerfile(text), { allowScripts }),
+  /**
+   * The backup container (docs/backup.md): the PostgreSQL 15 client tools, every lib's build, the
+   * four migrating services' builds (restore runs their migrations) and the backup scripts, no
+   * other script and no test; as the node user.
+   */
+  backup: (text) => {
+    if (!backupTargets.length) return ['no compose service builds the backup image (build.target: backup)'];
+    const parsed = parseDockerfile(text);
+    const out = [];
+    for (const target of backupTargets) {
+      const stage = parsed.stages.find((st) => st.name === target);
+      if (!stage) {
+        out.push(`${target}: no such stage`);
+        continue;
+      }
+      const body = stage.instructions.map((i) => `${i.cmd} ${i.args}`).join('\n');
+      if (!/postgresql-client-15\b/.test(body))
+        out.push(`${target}: no postgresql-client-15 (pg_dump, pg_restore)`);
+      for (const project of [
+        ...libs.map((l) => `libs/${l}`),
+        ...['auth', 'notes', 'files', 'admin'].map((a) => `apps/${a}`),
+      ])
+        if (!body.includes(`/app/${project}/dist ${project}/dist`))
+          out.push(`${target}: does not copy ${project}/dist`);
+      const scripts = stage.instructions
+        .filter((i) => i.cmd === 'COPY' && !/--from=/.test(i.args))
+        .flatMap((i) => i.sources);
+      for (const needed of ['scripts/backup.mjs', 'scripts/restore.mjs', 'scripts/lib/util.mjs'])
+        if (!scripts.includes(needed)) out.push(`${target}: does not copy ${needed}`);
+      for (const src of scripts)
+        if (
+          !/^scripts\/(backup|restore)\.mjs$|^scripts\/lib\/util\.mjs$|^scripts\/lib\/backup\/[a-z-]+\.mjs$/.test(
+            src,
+          ) ||
+          /\.test\.mjs$/.test(src)
+        )
+          out.push(`${target}: copies ${src}, which the backup does not run`);
+      const users = stage.instructions.filter((i) => i.cmd === 'USER').map((i) => i.args.trim());
+      if (users.at(-1) !== 'node') out.push(`${target}: does not run as the node user`);
+    }
+    return out;
+  },
   web: (text) => {
     if (!webTargets.length) return ['no compose service builds the web image (build.target: web)'];
     return webTargets.flatMap((target) => webImageProblems(parseDockerfile(text), target));
@@ -188,6 +232,14 @@ check(
   },
 );
 
+check(
+  'the backup image: the PostgreSQL client tools, the builds restore migrates with, the backup scripts only, as node',
+  () => {
+    const problems = DOCKER_CHECKS.backup(dockerfileText);
+    if (problems.length) throw new Error(problems.join('\n'));
+  },
+);
+
 check('npm ci installs the lockfile with no fallback, on an npm that reads allowScripts', () => {
   const problems = DOCKER_CHECKS.deps(dockerfileText);
   if (problems.length) throw new Error(problems.join('\n'));
@@ -197,11 +249,20 @@ check('npm ci installs the lockfile with no fallback, on an npm that reads allow
 const APP_COPY =
   'COPY --from=build /app/apps/${SERVICE}/package.json apps/${SERVICE}/\nCOPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist\n';
 const RUNTIME_FROM = /^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS runtime$/m;
-const beforeUser = (line) => (text) => text.replace(/^USER node$/m, `${line}\nUSER node`);
+// Before the runtime stage's USER (the last stage; other stages end with a USER of their own).
+const beforeUser = (line) => (text) => {
+  const at = text.lastIndexOf('\nUSER node\n');
+  return `${text.slice(0, at)}\n${line}${text.slice(at)}`;
+};
 const replace = (from, to) => (text) => {
   if (!(typeof from === 'string' ? text.includes(from) : from.test(text)))
     throw new Error(`the planted mistake does not apply: ${from} is not in the Dockerfile`);
   return text.replace(from, to);
+};
+/** `replace` in the runtime stage only (the backup stage before it copies the same lines). */
+const inRuntime = (from, to) => (text) => {
+  const at = text.search(RUNTIME_FROM);
+  return text.slice(0, at) + replace(from, to)(text.slice(at));
 };
 /** A tsconfig reader that sees `config` changed by `edit` (the file on disk is left alone). */
 const tsconfigEdited = (config, edit) => (r, name) => {
@@ -250,7 +311,10 @@ const MUTATIONS = [
   [
     'test-code',
     'the whole libs folder',
-    replace('COPY --from=build /app/libs/storage/dist libs/storage/dist', 'COPY --from=build /app/libs libs'),
+    inRuntime(
+      'COPY --from=build /app/libs/storage/dist libs/storage/dist',
+      'COPY --from=build /app/libs libs',
+    ),
   ],
   ['test-code', 'the whole workspace', beforeUser('COPY . .')],
   [
@@ -263,7 +327,7 @@ const MUTATIONS = [
   [
     'test-code',
     'node_modules with the dev dependencies',
-    replace('--from=prod-deps /app/node_modules', '--from=deps /app/node_modules'),
+    inRuntime('--from=prod-deps /app/node_modules', '--from=deps /app/node_modules'),
   ],
   [
     'test-code',
@@ -300,7 +364,7 @@ const MUTATIONS = [
   [
     'needs',
     "a lib's package.json left out",
-    replace('COPY --from=build /app/libs/storage/package.json libs/storage/\n', ''),
+    inRuntime('COPY --from=build /app/libs/storage/package.json libs/storage/\n', ''),
   ],
   [
     'deps',
@@ -368,6 +432,38 @@ const MUTATIONS = [
       'COPY --from=build /app/apps/web/dist /usr/share/nginx/html',
       'COPY --from=build /app/apps/web/dist /usr/share/nginx/html\nCOPY --from=prod-deps /app/node_modules /usr/share/nginx/node_modules',
     ),
+  ],
+  ['backup', 'no PostgreSQL client tools', replace('postgresql-client-15', 'curl')],
+  [
+    'backup',
+    "a migrating service's build left out",
+    replace('COPY --from=build /app/apps/notes/dist apps/notes/dist\n', ''),
+  ],
+  [
+    'backup',
+    "the backup's tests copied",
+    replace(
+      'scripts/lib/backup/restore.mjs scripts/lib/backup/',
+      'scripts/lib/backup/restore.mjs scripts/lib/backup/manifest.test.mjs scripts/lib/backup/',
+    ),
+  ],
+  [
+    'backup',
+    'another script copied',
+    replace(
+      'COPY scripts/lib/util.mjs scripts/lib/',
+      'COPY scripts/lib/util.mjs scripts/lib/stack.mjs scripts/lib/',
+    ),
+  ],
+  [
+    'backup',
+    'the backup running as root',
+    replace('USER node\nCMD ["node", "scripts/backup.mjs"]', 'CMD ["node", "scripts/backup.mjs"]'),
+  ],
+  [
+    'test-code',
+    'node_modules with the dev dependencies in the backup image',
+    replace('--from=prod-deps /app/node_modules', '--from=deps /app/node_modules'),
   ],
   [
     'test-code',

@@ -102,6 +102,14 @@ const tiers = [
     env: { VAULT_SKIP_BUILD: '1' },
     countsFromOutput: true,
   },
+  // npm run backup / restore around a wipe, a browser on both sides (docs/backup.md).
+  {
+    name: 'backup',
+    cmd: node,
+    args: ['scripts/backup-e2e.mjs'],
+    env: { VAULT_SKIP_BUILD: '1' },
+    countsFromOutput: true,
+  },
   // Every service on exactly the environment docker-compose.yml gives it, hosts mapped to this
   // machine, nginx in front: the API smoke (issue 16).
   {
