@@ -26,6 +26,9 @@ const overrides = {
   RECOVERY_CODE_IP_MAX: '100000',
   // apps/e2e/api/test-runner.e2e-spec.ts runs a suite of the server test runner (off by default).
   TEST_RUNNER_ENABLED: 'true',
+  // Every process's internal ops listener (probes and /metrics) on a free port of its own, logged
+  // at boot, where apps/e2e/api/metrics.e2e-spec.ts finds it.
+  HEALTH_PORT: '0',
 };
 
 const code = await withEphemeralStack(

@@ -1,12 +1,13 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PinoNestLogger } from '@vault/server-kit';
+import { PinoNestLogger, setMetricsService } from '@vault/server-kit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/gateway.config';
 import { registerRequestLogging, requestIdFor } from './logging/request-logging';
 import { setupOpenApi } from './openapi/openapi.setup';
+import { registerHttpMetrics } from './ops/http-metrics';
 import { connectRedis } from './redis/redis.provider';
 import { API_PREFIX } from './routes/controllers';
 import { registerSecurityHeaders } from './security/security-headers';
@@ -93,6 +94,8 @@ async function configure(
     });
   }
   registerRequestLogging(fastify);
+  setMetricsService('gateway');
+  registerHttpMetrics(fastify);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   registerStreamedBodies(fastify);
   await registerSecurityHeaders(fastify, {

@@ -1,6 +1,8 @@
 import { createLogger } from '@vault/server-kit';
 import { describeConfig, loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
 import { createGatewayApp } from './bootstrap';
+import { startOpsServer } from './ops/ops-server';
+import { REDIS } from './redis/redis.token';
 import { RedisUnavailableError } from './redis/redis.provider';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
@@ -31,6 +33,12 @@ async function main(): Promise<void> {
     }
     await app.listen({ host: config.host, port: config.port });
     logger.info({ url: `http://${config.host}:${config.port}` }, 'gateway listening');
+    const ops = await startOpsServer(config, app.get(REDIS));
+    if (ops) {
+      // The bound port: HEALTH_PORT=0 takes a free one (the test stacks read it from this line).
+      const url = `http://${config.ops.host}:${ops.port}`;
+      logger.info({ url }, `Health probes on ${url}/health/{live,ready}, metrics on /metrics`);
+    }
   } catch (error) {
     if (error instanceof RedisUnavailableError) {
       logger.fatal(error.message);

@@ -8,3 +8,4 @@ export * from './database';
 export * from './health';
 export * from './security';
 export * from './bootstrap';
+export * from './metrics';

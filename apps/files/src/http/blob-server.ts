@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ErrorCode, isErrorCode, VaultError } from '@vault/contracts';
-import { httpErrorFor, lingerThenClose } from '@vault/server-kit';
+import { httpErrorFor, lingerThenClose, trackHttpRequest } from '@vault/server-kit';
 import { DEFAULT_BLOB_URL_BASE, parseBlobUrl, type ByteRange, type UploadPart } from '@vault/storage';
 import type { BlobService } from '../services/blob.service';
 
@@ -15,8 +15,15 @@ import type { BlobService } from '../services/blob.service';
  */
 export function createBlobServer(blobs: BlobService, log: Pick<Logger, 'warn' | 'error'>): Server {
   return createServer((req, res) => {
+    trackHttpRequest(req, res, routeOf(req.url ?? '/'));
     handle(blobs, req, res).catch((error: unknown) => sendError(res, error, log, req));
   });
+}
+
+/** The route label of http_requests_total: never the URL, whose token and signature are a credential. */
+function routeOf(url: string): string | undefined {
+  if (url.startsWith(`${DEFAULT_BLOB_URL_BASE}/`)) return `${DEFAULT_BLOB_URL_BASE}/*`;
+  return url === '/health' ? '/health' : undefined;
 }
 
 function parseRange(header: string | undefined): ByteRange | undefined {

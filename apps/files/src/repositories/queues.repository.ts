@@ -30,6 +30,8 @@ export class QueuesRepository implements OnApplicationShutdown {
 
   constructor(@Inject(FILES_CONFIG) config: FilesConfig) {
     this.jobs = JobQueues.connect(config.redis);
+    // Held from boot, so the scan queue's depth is in /metrics before the first upload.
+    this.jobs.queue(JOB_QUEUES.scan);
   }
 
   /**

@@ -26,6 +26,17 @@ describe('loadGatewayConfig', () => {
     expect(config.webRoot).toBeUndefined();
   });
 
+  it('opens the internal ops listener (probes, /metrics) only with HEALTH_PORT, never on the public port', () => {
+    expect(loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem }).ops).toEqual({ host: '0.0.0.0' });
+    expect(
+      loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, HEALTH_PORT: '9090', HEALTH_HOST: '10.0.0.5' }).ops,
+    ).toEqual({ host: '10.0.0.5', port: 9090 });
+    expect(loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, HEALTH_PORT: '0' }).ops.port).toBe(0);
+    expect(() =>
+      loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem, GATEWAY_PORT: '9090', HEALTH_PORT: '9090' }),
+    ).toThrow(/HEALTH_PORT: must differ from GATEWAY_PORT/);
+  });
+
   it('reads where the notes service listens from NOTES_RPC_HOST / NOTES_RPC_PORT', () => {
     const config = loadGatewayConfig({
       JWT_PUBLIC_KEY: publicPem,

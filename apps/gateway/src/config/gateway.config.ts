@@ -168,6 +168,11 @@ export interface GatewayConfig {
   web: { inactivityTimeoutMs: number; inactivityWarningMs: number };
   /** GET /api/about: the commit and build time the image build set (unset: the checkout's HEAD, null). */
   build: { commit?: string; builtAt?: string };
+  /**
+   * The internal ops listener (HEALTH_HOST/HEALTH_PORT): probes and Prometheus' /metrics, on a port
+   * of its own so they are never served on the public one. Unset port: none.
+   */
+  ops: { host: string; port?: number };
 }
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -216,6 +221,11 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   if (e && e.WEB_INACTIVITY_WARNING_MS >= e.WEB_INACTIVITY_TIMEOUT_MS) {
     problems.push('  WEB_INACTIVITY_WARNING_MS: must be less than WEB_INACTIVITY_TIMEOUT_MS');
   }
+  if (e?.HEALTH_PORT && e.HEALTH_PORT === e.GATEWAY_PORT) {
+    problems.push(
+      '  HEALTH_PORT: must differ from GATEWAY_PORT (metrics are never served on the public port)',
+    );
+  }
   if (!e || problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     nodeEnv: e.NODE_ENV,
@@ -251,6 +261,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       ...(e.GIT_COMMIT || e.VAULT_COMMIT ? { commit: e.GIT_COMMIT ?? e.VAULT_COMMIT } : {}),
       ...(e.VAULT_BUILT_AT ? { builtAt: e.VAULT_BUILT_AT } : {}),
     },
+    ops: { host: e.HEALTH_HOST, ...(e.HEALTH_PORT === undefined ? {} : { port: e.HEALTH_PORT }) },
   };
 }
 

@@ -21,6 +21,8 @@ import type { DatabaseConfig } from '../database/data-source';
 import { RpcDomainExceptionFilter } from '../errors/rpc-exception.filter';
 import { checkHealth, memoryUsage, serviceVersion, type HealthProbe } from '../health/health';
 import { PinoNestLogger } from '../logging/logger';
+import { setMetricsService } from '../metrics/registry';
+import { RpcMetricsInterceptor } from '../metrics/rpc-metrics';
 import { rpcServerOptions, type RpcTransportConfig } from '../rpc/rpc-options';
 import { assertLiveCaller, readAdmin, readContext, type AdminCallRequirement } from '../rpc/rpc-request';
 import { describeRpcListener, runService, type BootConfig, type ServiceBoot } from './run-service';
@@ -47,6 +49,9 @@ export async function startRpcService(
     abortOnError: false,
   });
   app.useGlobalFilters(new RpcDomainExceptionFilter());
+  // rpc_server_duration_seconds of every handler (docs/metrics.md).
+  setMetricsService(service);
+  app.useGlobalInterceptors(new RpcMetricsInterceptor());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.listen();
   return app;

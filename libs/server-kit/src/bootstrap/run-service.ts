@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { describeEndpoint, InfrastructureUnavailableError } from '../database/connections';
 import { startHealthServer } from '../health/health-server';
 import { createLogger } from '../logging/logger';
+import { setMetricsService } from '../metrics/registry';
 import type { RpcTransportConfig } from '../rpc/rpc-options';
 
 /** What every service's config carries for its boot. */
@@ -51,13 +52,16 @@ export async function runService<C extends BootConfig>(boot: ServiceBoot<C>): Pr
   }
 
   const log = createLogger({ service: boot.service, level: config.log.level, pretty: config.log.pretty });
+  setMetricsService(boot.service);
   log.info({ config: boot.describe(config) }, `Starting ${boot.title.toLowerCase()}`);
 
   try {
     const started = await boot.start(config, log);
     if (config.health.port !== undefined) {
-      await startHealthServer({ host: config.health.host, port: config.health.port, ready: started.ready });
-      log.info(`Health probes on http://${config.health.host}:${config.health.port}/health/{live,ready}`);
+      const { host } = config.health;
+      // The bound port: HEALTH_PORT=0 takes a free one (the test stacks read it from this line).
+      const { port } = await startHealthServer({ host, port: config.health.port, ready: started.ready });
+      log.info(`Health probes on http://${host}:${port}/health/{live,ready}, metrics on /metrics`);
     }
     for (const line of started.announce) log.info(line);
   } catch (error) {

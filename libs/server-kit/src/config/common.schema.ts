@@ -15,8 +15,11 @@ export const commonEnvSchema = z.object({
   REDIS_PREFIX: z.string().default('vault:'),
   RPC_TRANSPORT: z.enum(['tcp', 'nats']).default('tcp'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
-  /** Optional HTTP port for liveness/readiness probes of RPC-only services (unset: none). */
-  HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * Optional internal HTTP port for liveness/readiness probes and /metrics (unset: none; 0: any
+   * free port, logged at boot, for test stacks).
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HEALTH_HOST: z.string().default('0.0.0.0'),
 });
 export type CommonEnv = z.output<typeof commonEnvSchema>;

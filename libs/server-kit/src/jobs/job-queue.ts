@@ -1,6 +1,7 @@
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type Redis from 'ioredis';
 import type { z } from 'zod';
+import { QUEUE_STATES, watchQueueDepth } from '../metrics/job-metrics';
 import { describeIssues, type JobDefinition } from './job-registry';
 import type { QueueDefinition, QueuePolicy } from './queues';
 
@@ -40,6 +41,7 @@ export function jobOptionsOf(policy: QueuePolicy): JobsOptions {
 export class JobQueue<D extends readonly JobDefinition[] = readonly JobDefinition[]> {
   readonly queue: Queue;
   private readonly jobs: ReadonlyMap<string, JobDefinition>;
+  private readonly unwatch: () => void;
 
   constructor(
     readonly definition: QueueDefinition<D>,
@@ -51,6 +53,8 @@ export class JobQueue<D extends readonly JobDefinition[] = readonly JobDefinitio
       prefix,
       defaultJobOptions: jobOptionsOf(definition.policy),
     });
+    // queue_jobs{queue,state} at each scrape (docs/metrics.md).
+    this.unwatch = watchQueueDepth(definition.name, () => this.queue.getJobCounts(...QUEUE_STATES));
   }
 
   get name(): string {
@@ -122,6 +126,7 @@ export class JobQueue<D extends readonly JobDefinition[] = readonly JobDefinitio
   }
 
   close(): Promise<void> {
+    this.unwatch();
     return this.queue.close();
   }
 }

@@ -47,6 +47,8 @@ export class JobQueues {
     options: JobWorkerOptions,
   ): JobWorker<D> {
     const worker = new JobWorker(definition, handlers, this.where, options);
+    // Its producer too, so a process that only consumes a queue still reports its depth.
+    this.queue(definition);
     this.workers.push(worker as unknown as JobWorker);
     return worker;
   }

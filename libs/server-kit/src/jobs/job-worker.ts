@@ -7,6 +7,7 @@ import {
   type JobOutcome,
   type ParsedJob,
 } from './job-registry';
+import { recordJob, type JobMetricOutcome } from '../metrics/job-metrics';
 import type { QueueConnection } from './job-queue';
 import type { QueueDefinition } from './queues';
 
@@ -97,15 +98,40 @@ export class JobWorker<D extends readonly JobDefinition[] = readonly JobDefiniti
     return parsed.ok ? parsed.handler.handle(parsed.payload, ctx) : parsed.dropped;
   }
 
+  /** Runs one job taken from the queue, counted in jobs_total and job_duration_seconds. */
   private async process(job: Job, token: string | undefined): Promise<unknown> {
+    const started = process.hrtime.bigint();
+    let outcome: JobMetricOutcome = 'failed';
+    try {
+      return await this.runTaken(job, token, (o) => (outcome = o));
+    } finally {
+      recordJob(this.queue, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  private async runTaken(
+    job: Job,
+    token: string | undefined,
+    ended: (outcome: JobMetricOutcome) => void,
+  ): Promise<unknown> {
     const ctx = { jobId: String(job.id), attempt: Math.max(1, job.attemptsStarted) };
-    const parsed = this.accept(job.name, job.data, ctx.jobId);
-    if (!parsed.ok) return undefined;
+    let parsed: ReturnType<JobWorker['accept']>;
+    try {
+      parsed = this.accept(job.name, job.data, ctx.jobId);
+    } catch (error) {
+      ended('refused');
+      throw error;
+    }
+    if (!parsed.ok) {
+      ended('dropped');
+      return undefined;
+    }
     let outcome: JobOutcome;
     try {
       outcome = await parsed.handler.handle(parsed.payload, ctx);
     } catch (error) {
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      ended(final ? 'failed_final' : 'failed');
       if (final && parsed.handler.onFinalFailure) {
         await parsed.handler.onFinalFailure(parsed.payload, error).catch((e: unknown) => {
           this.options.logger.error(`Job ${job.id}: reporting the failure failed too: ${String(e)}`);
@@ -116,8 +142,10 @@ export class JobWorker<D extends readonly JobDefinition[] = readonly JobDefiniti
     if (outcome.kind === 'retry') {
       if (!token) throw new Error('BullMQ gave no lock token; cannot delay the job');
       await job.moveToDelayed(Date.now() + outcome.afterMs, token);
+      ended('delayed');
       throw new DelayedError();
     }
+    ended('completed');
     return outcome.value;
   }
 

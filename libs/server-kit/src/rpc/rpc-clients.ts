@@ -1,5 +1,6 @@
 import { ClientProxyFactory, type ClientProxy } from '@nestjs/microservices';
 import type { RpcContext, RpcPattern, RpcReply, RpcRequestBody, RpcService } from '@vault/contracts';
+import { timedRpcCall } from '../metrics/rpc-metrics';
 import { rpcCall } from './rpc-call';
 import { rpcClientOptions } from './rpc-options';
 
@@ -15,7 +16,8 @@ export interface RpcPeersConfig {
 /**
  * Typed calls to other services (the gateway, the admin service): one call per message pattern of
  * the contracts' RPC map, sent to the service the pattern's prefix names. Errors arrive as
- * VaultError; a peer that is down or silent becomes SERVICE_UNAVAILABLE (rpcCall).
+ * VaultError; a peer that is down or silent becomes SERVICE_UNAVAILABLE (rpcCall). Each call is
+ * timed in rpc_client_duration_seconds (docs/metrics.md).
  */
 export class RpcClients {
   private readonly clients: Partial<Record<RpcService, ClientProxy>>;
@@ -40,7 +42,9 @@ export class RpcClients {
     const client = this.clients[service];
     // A programming error (a peer left out of the config), not a caller's.
     if (!client) throw new Error(`no RPC client for service "${service}"`);
-    return rpcCall<RpcReply<P>, RpcRequestBody<P>>(client, pattern, { ctx, body }, timeoutMs);
+    return timedRpcCall(pattern, () =>
+      rpcCall<RpcReply<P>, RpcRequestBody<P>>(client, pattern, { ctx, body }, timeoutMs),
+    );
   }
 
   async close(): Promise<void> {

@@ -3,3 +3,4 @@ export * from './free-port';
 export * from './rpc-test-app';
 export * from './config-error';
 export * from './admin-context';
+export * from './metrics-text';

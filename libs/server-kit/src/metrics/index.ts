@@ -1,0 +1,4 @@
+export * from './registry';
+export * from './http-metrics';
+export * from './rpc-metrics';
+export * from './job-metrics';
