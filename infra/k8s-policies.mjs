@@ -19,6 +19,32 @@ const INGRESS_FROM = {
   files: { controller: false, pods: ['gateway'] },
 };
 /**
+ * Prometheus: the one other namespace that may connect to our pods, only to the ops listener's
+ * port (HEALTH_PORT, 9090: probes and /metrics), never to a public one.
+ */
+const METRICS = {
+  namespace: 'monitoring',
+  port: 9090,
+  annotations: {
+    'prometheus.io/scrape': 'true',
+    'prometheus.io/port': '9090',
+    'prometheus.io/path': '/metrics',
+  },
+};
+/** A NetworkPolicy ingress rule letting Prometheus scrape: from its namespace only, to 9090 only. */
+const isMetricsRule = (rule) =>
+  (rule.ports ?? []).length > 0 &&
+  rule.ports.every((p) => p.port === METRICS.port) &&
+  (rule.from ?? []).length > 0 &&
+  rule.from.every(
+    (peer) =>
+      peer.namespaceSelector &&
+      !peer.podSelector &&
+      peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] === METRICS.namespace &&
+      Object.keys(peer.namespaceSelector).length === 1 &&
+      Object.keys(peer.namespaceSelector.matchLabels).length === 1,
+  );
+/**
  * Ports pods may dial out to, and which workloads may (`migration`: every migration Job). `pods`:
  * a workload of this namespace, which the rule must then name with a podSelector.
  */
@@ -529,6 +555,11 @@ export const CHECKS = {
         const selected = selectedBy(ws, n.spec?.podSelector);
         for (const rule of n.spec?.ingress ?? [])
           for (const w of selected) {
+            // Prometheus on the ops port of a pod that has one: allowed whatever else the pod accepts.
+            const ops = containersOf(w).some((c) =>
+              (c.ports ?? []).some((p) => p.containerPort === METRICS.port),
+            );
+            if (ops && isMetricsRule(rule)) continue;
             const allowed = INGRESS_FROM[roleOf(w)];
             const ports = containersOf(w).flatMap((c) => c.ports ?? []);
             if (!allowed) out.push(`${idOf(n)}: lets traffic into ${idOf(w)}, which accepts none`);
@@ -593,6 +624,37 @@ export const CHECKS = {
           }
         }
       }
+      return out;
+    },
+  },
+  metrics: {
+    title:
+      'every service and the gateway is scraped on its ops listener (HEALTH_PORT 9090, prometheus.io annotations), reachable from the monitoring namespace on that port only',
+    run(objs) {
+      const out = [];
+      const nps = byKind(objs, 'NetworkPolicy');
+      const ws = workloads(objs).filter((w) => w.kind === 'Deployment' && roleOf(w) !== 'web');
+      for (const w of ws) {
+        const annotations = podTemplate(w)?.metadata?.annotations ?? {};
+        for (const [key, value] of Object.entries(METRICS.annotations))
+          if (annotations[key] !== value) out.push(`${idOf(w)}: pod annotation ${key} is not '${value}'`);
+        if (
+          !containersOf(w).some((c) =>
+            (c.ports ?? []).some((p) => p.name === 'health' && p.containerPort === METRICS.port),
+          )
+        )
+          out.push(`${idOf(w)}: no container port health (${METRICS.port}) to scrape`);
+        const scraped = nps.some(
+          (n) => selectedBy([w], n.spec?.podSelector).length && (n.spec?.ingress ?? []).some(isMetricsRule),
+        );
+        if (!scraped)
+          out.push(`${idOf(w)}: no NetworkPolicy lets ${METRICS.namespace} reach ${METRICS.port}`);
+      }
+      for (const svc of byKind(objs, 'Service'))
+        for (const p of svc.spec?.ports ?? [])
+          if (p.port === METRICS.port || p.targetPort === 'health' || p.targetPort === METRICS.port)
+            if (svc.metadata?.name === 'gateway')
+              out.push(`${idOf(svc)}: exposes the ops port ${METRICS.port}`);
       return out;
     },
   },
