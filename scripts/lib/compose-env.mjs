@@ -6,9 +6,13 @@
 // since on one host they cannot all take 9090), the volumes' paths local folders, and the
 // stand-ins' credentials (the local Postgres, s3rver) replace compose's.
 
-/** Our images' compose services, as `{svc, app, env, command}`: the servers and their migrations. */
+/**
+ * Our images' compose services that `docker compose up` starts, as `{svc, app, env, command}`: the
+ * servers and their migrations (a service behind a profile, like `backup`, is run by hand).
+ */
 export function ourServices(compose) {
   return Object.entries(compose.services)
+    .filter(([, def]) => !def.profiles?.length)
     .map(([svc, def]) => ({
       svc,
       app: /^vault-([a-z-]+):/.exec(def.image ?? '')?.[1],
