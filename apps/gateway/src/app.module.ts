@@ -51,7 +51,7 @@ export class AppModule {
         RpcClient,
         { provide: FilesBlobProxy, useFactory: () => new FilesBlobProxy({ httpUrl: config.files.httpUrl }) },
         CloudinaryMultipartUpload,
-        { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPem(config.jwtPublicKey) },
+        { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPems(config.jwtPublicKeys) },
         SessionLiveness,
         RefreshCookies,
         AdminCookies,

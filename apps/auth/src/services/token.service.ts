@@ -1,6 +1,7 @@
 import { ACCESS_TOKEN, type AccessTokenClaims, type Role } from '@vault/contracts';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, type KeyLike } from 'jose';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { jwtKeyId } from '@vault/server-kit';
 import type { AuthConfig } from '../config/auth.config';
 
 const ALG = 'EdDSA';
@@ -14,12 +15,15 @@ export interface AccessTokenSubject {
 /**
  * Access tokens: EdDSA (Ed25519) JWTs with the claims of `AccessTokenClaims`. Keys are
  * imported once at boot, and the pair is checked to match, so a misconfigured key stops the
- * service instead of minting tokens the gateway would refuse.
+ * service instead of minting tokens the gateway would refuse. Each token names its key (`kid`,
+ * the public key's thumbprint), so the gateway can verify with the old and the new key while the
+ * signing key is rotated.
  */
 export class TokenService {
   private constructor(
     private readonly privateKey: KeyLike,
     private readonly publicKey: KeyLike,
+    private readonly keyId: string,
     private readonly ttlSeconds: number,
   ) {}
 
@@ -36,7 +40,7 @@ export class TokenService {
       importSPKI,
       'JWT_PUBLIC_KEY is not an Ed25519 SPKI public key',
     );
-    const service = new TokenService(privateKey, publicKey, jwt.accessTtlSeconds);
+    const service = new TokenService(privateKey, publicKey, await jwtKeyId(publicKey), jwt.accessTtlSeconds);
     const probe = await service.sign({ userId: 'probe', sessionId: 'probe', role: 'user' });
     try {
       await service.verify(probe);
@@ -52,7 +56,7 @@ export class TokenService {
 
   sign(subject: AccessTokenSubject, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
     return new SignJWT({ sid: subject.sessionId, role: subject.role })
-      .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+      .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: this.keyId })
       .setSubject(subject.userId)
       .setAudience(ACCESS_TOKEN.audience)
       .setIssuer(ACCESS_TOKEN.issuer)

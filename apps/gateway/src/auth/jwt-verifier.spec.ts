@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { ErrorCode, VaultError } from '@vault/contracts';
+import { jwtKeyId } from '@vault/server-kit';
 import { SignJWT } from 'jose';
 import { bearerToken, JwtVerifier } from './jwt-verifier';
 
@@ -152,5 +153,46 @@ describe('bearerToken', () => {
     expect(bearerToken('Bearer')).toBeUndefined();
     expect(bearerToken('Bearer a b')).toBeUndefined();
     expect(bearerToken(['Bearer a', 'Bearer b'])).toBeUndefined();
+  });
+});
+
+describe('JwtVerifier while the signing key is rotated', () => {
+  const next = generateKeyPairSync('ed25519');
+  const nextPem = next.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const withKid = async (key: typeof ed.privateKey, kid: string) =>
+    new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid }).sign(key);
+
+  it('verifies tokens of the old and the new key by the key each names, and refuses a key it does not hold', async () => {
+    const both = await JwtVerifier.fromPems([publicPem, nextPem]);
+    const oldKid = await jwtKeyId(ed.publicKey);
+    const newKid = await jwtKeyId(next.publicKey);
+    await expect(both.verify(await withKid(ed.privateKey, oldKid))).resolves.toMatchObject({ userId });
+    await expect(both.verify(await withKid(next.privateKey, newKid))).resolves.toMatchObject({ userId });
+    // Signed by the new key but naming the old one: checked with the old key only, so refused.
+    expect((await refusal(both, await withKid(next.privateKey, oldKid))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+    const stranger = generateKeyPairSync('ed25519');
+    const strangerKid = await jwtKeyId(stranger.publicKey);
+    expect((await refusal(both, await withKid(stranger.privateKey, strangerKid))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('tries every key it holds for a token without a kid (signed before auth named its key)', async () => {
+    const both = await JwtVerifier.fromPems([publicPem, nextPem]);
+    await expect(both.verify(await sign(claims(), next.privateKey))).resolves.toMatchObject({ userId });
+    await expect(both.verify(await sign(claims(), ed.privateKey))).resolves.toMatchObject({ userId });
+    expect((await refusal(both, await sign(claims(), other.privateKey))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
+  });
+
+  it('refuses the old key once it is removed', async () => {
+    const newOnly = await JwtVerifier.fromPems([nextPem]);
+    const oldKid = await jwtKeyId(ed.publicKey);
+    expect((await refusal(newOnly, await withKid(ed.privateKey, oldKid))).code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
   });
 });

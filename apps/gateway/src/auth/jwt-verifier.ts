@@ -1,5 +1,6 @@
 import { ACCESS_TOKEN, ErrorCode, ROLES, VaultError, type RpcAuth } from '@vault/contracts';
-import { importSPKI, jwtVerify, type KeyLike } from 'jose';
+import { jwtKeyId } from '@vault/server-kit';
+import { decodeProtectedHeader, importSPKI, jwtVerify, type KeyLike } from 'jose';
 
 /** Small allowance for clock skew between auth and the gateway. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
@@ -11,28 +12,46 @@ const TOKEN_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  * Verifies access tokens (docs/api.md "Authentication"): EdDSA only, so `alg: none` and an
  * HS256 token "signed" with the public key are refused; audience, issuer, exp and iat are
  * checked. Any failure is the same 401, so a caller learns nothing about why.
+ *
+ * It may hold several public keys (JWT_PUBLIC_KEY with more than one PEM block) while the signing
+ * key is rotated: a token is verified with the key its `kid` names (the key's thumbprint, as auth
+ * sets it), a token naming no key we hold is refused, and a token without a `kid` (signed before
+ * auth set one) is tried against each key.
  */
 export class JwtVerifier {
-  private constructor(private readonly key: KeyLike) {}
+  private constructor(private readonly keys: ReadonlyMap<string, KeyLike>) {}
 
-  static async fromPem(spkiPem: string): Promise<JwtVerifier> {
-    return new JwtVerifier(await importSPKI(spkiPem, 'EdDSA'));
+  static async fromPems(spkiPems: readonly string[]): Promise<JwtVerifier> {
+    const keys = new Map<string, KeyLike>();
+    for (const pem of spkiPems) {
+      const key = await importSPKI(pem, 'EdDSA');
+      keys.set(await jwtKeyId(key), key);
+    }
+    return new JwtVerifier(keys);
+  }
+
+  static fromPem(spkiPem: string): Promise<JwtVerifier> {
+    return JwtVerifier.fromPems([spkiPem]);
   }
 
   async verify(token: string): Promise<RpcAuth> {
     if (token.length > 4096 || !TOKEN_RE.test(token)) throw unauthenticated();
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(token, this.key, {
-        algorithms: [...ACCESS_TOKEN.algorithms],
-        audience: ACCESS_TOKEN.audience,
-        issuer: ACCESS_TOKEN.issuer,
-        requiredClaims: ['sub', 'exp', 'iat'],
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      }));
-    } catch {
-      throw unauthenticated();
+    let payload: Record<string, unknown> | undefined;
+    for (const key of this.candidates(token)) {
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          algorithms: [...ACCESS_TOKEN.algorithms],
+          audience: ACCESS_TOKEN.audience,
+          issuer: ACCESS_TOKEN.issuer,
+          requiredClaims: ['sub', 'exp', 'iat'],
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        }));
+        break;
+      } catch {
+        // the next key, if the token names none
+      }
     }
+    if (!payload) throw unauthenticated();
     const { sub, sid, role, iat } = payload;
     // jose checks exp; a token "issued" in the future is refused here (auth sets the lifetime).
     if (typeof iat !== 'number' || iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw unauthenticated();
@@ -40,6 +59,19 @@ export class JwtVerifier {
     if (typeof sid !== 'string' || !UUID_RE.test(sid)) throw unauthenticated();
     if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) throw unauthenticated();
     return { userId: sub, sessionId: sid, role: role as RpcAuth['role'] };
+  }
+
+  /** The keys a token may be checked with: the one its `kid` names, or every key when it names none. */
+  private candidates(token: string): KeyLike[] {
+    let kid: unknown;
+    try {
+      ({ kid } = decodeProtectedHeader(token));
+    } catch {
+      return [];
+    }
+    if (kid === undefined) return [...this.keys.values()];
+    const key = typeof kid === 'string' ? this.keys.get(kid) : undefined;
+    return key ? [key] : [];
   }
 }
 

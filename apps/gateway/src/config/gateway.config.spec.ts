@@ -92,9 +92,30 @@ describe('loadGatewayConfig', () => {
     ).toThrow(/CLOUDINARY_UPLOAD_ORIGIN/);
   });
 
+  it('holds several public keys while the signing key is rotated, each an Ed25519 SPKI block', () => {
+    const next = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(loadGatewayConfig({ JWT_PUBLIC_KEY: `${publicPem}\n${next}` }).jwtPublicKeys).toEqual([
+      publicPem.trim(),
+      next.trim(),
+    ]);
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: `${publicPem}\n${next}\n${next}\n${next}` })).toThrow(
+      /JWT_PUBLIC_KEY: at most 3 keys/,
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    });
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: `${publicPem}\n${ec.toString()}` })).toThrow(
+      /JWT_PUBLIC_KEY: must be an Ed25519 public key/,
+    );
+    expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: `${publicPem}\ngarbage` })).toThrow(
+      /JWT_PUBLIC_KEY: must be an Ed25519 public key/,
+    );
+  });
+
   it('accepts a PEM written on one line with literal \\n', () => {
     const config = loadGatewayConfig({ JWT_PUBLIC_KEY: publicPem.trim().replace(/\n/g, '\\n') });
-    expect(config.jwtPublicKey).toBe(publicPem.trim());
+    expect(config.jwtPublicKeys).toEqual([publicPem.trim()]);
   });
 
   it('parses CORS origins, TRUST_PROXY and booleans', () => {

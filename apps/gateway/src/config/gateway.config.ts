@@ -153,8 +153,8 @@ export interface GatewayConfig {
    * of presigned PUT/GET URLs and Cloudinary's upload API. Unset: not allowed.
    */
   storageOrigins: { s3?: string; cloudinaryUpload?: string };
-  /** SPKI PEM of the Ed25519 key that verifies access tokens. */
-  jwtPublicKey: string;
+  /** SPKI PEMs of the Ed25519 keys that verify access tokens (more than one while rotating). */
+  jwtPublicKeys: string[];
   /** Folder of the built web app; undefined means the built-in placeholder page. */
   webRoot?: string;
   serveStatic: boolean;
@@ -177,7 +177,14 @@ export interface GatewayConfig {
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
-function readPublicKey(env: Record<string, string | undefined>): string {
+/** At most this many keys at once: the current one and the one being rotated in or out. */
+export const JWT_PUBLIC_KEYS_MAX = 3;
+
+/**
+ * JWT_PUBLIC_KEY: one Ed25519 SPKI PEM block, or several while the signing key is rotated
+ * (docs/operations.md "Rotating the JWT signing key"); tokens name the key they were signed with.
+ */
+function readPublicKeys(env: Record<string, string | undefined>): string[] {
   let pem: string | undefined;
   try {
     pem = readSecret(env, 'JWT_PUBLIC_KEY');
@@ -191,30 +198,44 @@ function readPublicKey(env: Record<string, string | undefined>): string {
   }
   // Env files often carry PEMs on one line with literal "\n".
   const normalised = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
-  let type: string | undefined;
-  try {
-    type = createPublicKey(normalised).asymmetricKeyType;
-  } catch {
-    type = undefined;
-  }
-  if (type !== 'ed25519') {
+  const blocks = normalised.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
+  const outside = normalised
+    .replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g, '')
+    .trim();
+  if (blocks.length === 0 || outside !== '') {
     throw new Error('  JWT_PUBLIC_KEY: must be an Ed25519 public key in SPKI PEM form');
   }
-  return normalised.trim();
+  if (blocks.length > JWT_PUBLIC_KEYS_MAX) {
+    throw new Error(
+      `  JWT_PUBLIC_KEY: at most ${JWT_PUBLIC_KEYS_MAX} keys (the current one and those rotated)`,
+    );
+  }
+  for (const block of blocks) {
+    let type: string | undefined;
+    try {
+      type = createPublicKey(block).asymmetricKeyType;
+    } catch {
+      type = undefined;
+    }
+    if (type !== 'ed25519') {
+      throw new Error('  JWT_PUBLIC_KEY: must be an Ed25519 public key in SPKI PEM form');
+    }
+  }
+  return blocks.map((b) => b.trim());
 }
 
 /** Reads and validates the environment; throws one error listing every problem. */
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   const problems: string[] = [];
   let e: z.output<typeof gatewayEnvSchema> | undefined;
-  let jwtPublicKey = '';
+  let jwtPublicKeys: string[] = [];
   try {
     e = loadConfig(gatewayEnvSchema, env);
   } catch (error) {
     problems.push(...(error as Error).message.split('\n').slice(1));
   }
   try {
-    jwtPublicKey = readPublicKey(env);
+    jwtPublicKeys = readPublicKeys(env);
   } catch (error) {
     problems.push((error as Error).message);
   }
@@ -241,7 +262,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       ...(e.S3_PUBLIC_ENDPOINT ? { s3: e.S3_PUBLIC_ENDPOINT } : {}),
       ...(e.CLOUDINARY_UPLOAD_ORIGIN ? { cloudinaryUpload: e.CLOUDINARY_UPLOAD_ORIGIN } : {}),
     },
-    jwtPublicKey,
+    jwtPublicKeys,
     webRoot: e.WEB_ROOT,
     serveStatic: e.SERVE_STATIC,
     trustProxy: e.TRUST_PROXY,
@@ -267,7 +288,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
 
 /** What is safe to log at boot: no key material, no URL passwords. */
 export function describeConfig(config: GatewayConfig): Record<string, unknown> {
-  const { jwtPublicKey: _key, redis, ...rest } = config;
+  const { jwtPublicKeys: _keys, redis, ...rest } = config;
   return {
     ...rest,
     redis: { url: redis.url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@'), prefix: redis.prefix },
