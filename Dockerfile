@@ -65,16 +65,12 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=5 \
   CMD wget -q -O /dev/null "http://127.0.0.1:${LISTEN_PORT}/env-config.js" || exit 1
 CMD ["nginx", "-c", "/tmp/vault-web/nginx.conf", "-g", "daemon off;"]
 
-# ── backup: npm run backup / restore in a one-off container (docs/backup.md) ──────
-# Before `runtime` too. Node, the PostgreSQL 15 client tools, the libs' and the four migrating
-# services' build output (restore runs their migrations), and the backup scripts: no tests.
-FROM node:${NODE_VERSION}-bookworm-slim AS backup
-RUN apt-get update \
- && apt-get install -y --no-install-recommends postgresql-client-15 \
- && rm -rf /var/lib/apt/lists/* \
- && mkdir /backups && chown node:node /backups
-ENV NODE_ENV=production \
-    BACKUP_DIR=/backups
+# ── what every Node image holds: production dependencies and every lib's build ─────
+# Each project's package.json and its tsconfig build output (dist): the tsconfigs leave out
+# *.spec.ts and src/testing, and the libs' test servers (`@vault/storage/testing`,
+# `@vault/server-kit/testing`) build into libs/*/testing/dist, which is not copied.
+FROM node:${NODE_VERSION}-bookworm-slim AS node-base
+ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules node_modules
 COPY --from=build /app/package.json ./
@@ -86,6 +82,16 @@ COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
 COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
 COPY --from=build /app/libs/storage/package.json libs/storage/
 COPY --from=build /app/libs/storage/dist libs/storage/dist
+
+# ── backup: npm run backup / restore in a one-off container (docs/backup.md) ──────
+# Before `runtime` too. The PostgreSQL 15 client tools, the four migrating services' build output
+# (restore runs their migrations) and the backup scripts: no tests.
+FROM node-base AS backup
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-client-15 \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir /backups && chown node:node /backups
+ENV BACKUP_DIR=/backups
 COPY --from=build /app/apps/auth/package.json apps/auth/
 COPY --from=build /app/apps/auth/dist apps/auth/dist
 COPY --from=build /app/apps/notes/package.json apps/notes/
@@ -101,25 +107,10 @@ USER node
 CMD ["node", "scripts/backup.mjs"]
 
 # ── runtime: one service ─────────────────────────────────────────────────────
-# Each project's package.json and its tsconfig build output (dist): the tsconfigs leave out
-# *.spec.ts and src/testing, and the libs' test servers (`@vault/storage/testing`,
-# `@vault/server-kit/testing`) build into libs/*/testing/dist, which is not copied.
-FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+FROM node-base AS runtime
 ARG SERVICE
 RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<auth|notes|files|admin|scan-worker|gateway>" && exit 1)
-ENV NODE_ENV=production \
-    SERVICE=${SERVICE}
-WORKDIR /app
-COPY --from=prod-deps /app/node_modules node_modules
-COPY --from=build /app/package.json ./
-COPY --from=build /app/libs/contracts/package.json libs/contracts/
-COPY --from=build /app/libs/contracts/dist libs/contracts/dist
-COPY --from=build /app/libs/crypto/package.json libs/crypto/
-COPY --from=build /app/libs/crypto/dist libs/crypto/dist
-COPY --from=build /app/libs/server-kit/package.json libs/server-kit/
-COPY --from=build /app/libs/server-kit/dist libs/server-kit/dist
-COPY --from=build /app/libs/storage/package.json libs/storage/
-COPY --from=build /app/libs/storage/dist libs/storage/dist
+ENV SERVICE=${SERVICE}
 COPY --from=build /app/apps/${SERVICE}/package.json apps/${SERVICE}/
 COPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist
 # The gateway's placeholder page (apps/gateway/static, served when WEB_ROOT has no index.html);

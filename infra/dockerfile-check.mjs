@@ -448,7 +448,11 @@ export function missingRuntimeFiles(parsed, needs, target) {
   const stage = runtimeStage(parsed, target);
   if (!stage) return needs;
   const landed = [];
-  for (const copy of stage.instructions.filter((i) => i.cmd === 'COPY' || i.cmd === 'ADD')) {
+  // The stage's own copies and those of the stages it is built FROM (node-base holds the libs).
+  const copies = chain(stage).flatMap((st) =>
+    st.instructions.filter((i) => i.cmd === 'COPY' || i.cmd === 'ADD'),
+  );
+  for (const copy of copies) {
     const destAbs = posix.resolve(copy.workdir, copy.dest);
     const intoDir = copy.dest.endsWith('/') || copy.sources.length > 1;
     for (const src of copy.sources) {
