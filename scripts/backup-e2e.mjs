@@ -24,22 +24,10 @@ import pg from 'pg';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
 import { objectPath } from './lib/backup/manifest.mjs';
 import { SERVICES, waitHealthy } from './lib/stack.mjs';
+import { tierChecks } from './lib/tier-checks.mjs';
 import { ROOT, log, sleep } from './lib/util.mjs';
 
-const started = Date.now();
-const results = [];
-
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (error) {
-    results.push(false);
-    log(`FAIL ${name}: ${error instanceof Error ? error.stack : error}`);
-  }
-}
+const { check, finish } = tierChecks('backup');
 
 /** Runs `node <args>` to completion: {status, out} (stdout and stderr together). */
 function node(args, env) {
@@ -333,14 +321,7 @@ const code = await withEphemeralStack(
       rmSync(work, { recursive: true, force: true });
     }
 
-    if (crashed()) {
-      log(`a service crashed during the run: ${crashed()} (logs: ${logDir})`);
-      results.push(false);
-    }
-    const failed = results.filter((ok) => !ok).length;
-    console.log(`backup: ${results.length - failed} passed, ${failed} failed`);
-    log(`backup tier done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return failed === 0 ? 0 : 1;
+    return finish({ crashed: crashed(), logDir });
   },
 ).catch((error) => {
   console.error(error instanceof Error ? error.message : error);

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createAccount } from '@vault/crypto';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
+import { tierChecks } from './lib/tier-checks.mjs';
 import { ROOT, freePort, log, runStatus, sleep, tcpOpen } from './lib/util.mjs';
 
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
@@ -96,20 +97,7 @@ function runtimeDir(label) {
   return dir;
 }
 
-const results = [];
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    console.log(`  ✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (error) {
-    results.push(false);
-    console.log(
-      `  ✗ ${name}\n    ${String(error instanceof Error ? error.message : error).replace(/\n/g, '\n    ')}`,
-    );
-  }
-}
+const { check, finish } = tierChecks('web-tier');
 
 /** Headers that say how an answer travels, not what it is allowed to do. */
 const TRANSPORT = new Set([
@@ -425,14 +413,7 @@ const code = await withEphemeralStack(
       await nginx?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
-    if (crashed()) {
-      log(`a service crashed during the run: ${crashed()} (logs: ${logDir})`);
-      results.push(false);
-    }
-    const failed = results.filter((ok) => !ok).length;
-    console.log(`web-tier: ${results.length - failed} passed, ${failed} failed`);
-    log(`web tier done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return failed === 0 ? 0 : 1;
+    return finish({ crashed: crashed(), logDir });
   },
 ).catch((error) => {
   console.error(error instanceof Error ? error.message : error);

@@ -370,6 +370,20 @@ try {
     expectStatuses(name, await outputOf(page, name).textContent());
   }
 
+  step('Stop All: Run All stopped during its first suite: that one Cancelled, no other started');
+  const before = await Promise.all(SUITES.map((name) => outputOf(page, name).textContent()));
+  await page.getByRole('button', { name: 'Run All' }).click();
+  await page.getByRole('button', { name: 'Stop All' }).click();
+  await page.getByRole('button', { name: 'Run All' }).waitFor();
+  await page.waitForTimeout(1_000);
+  assert.equal(await badge(page, SUITES[0]).textContent(), 'Cancelled', `${SUITES[0]} after Stop All`);
+  for (const [i, name] of SUITES.entries()) {
+    if (i === 0) continue;
+    assert.equal(await badge(page, name).textContent(), 'Passed', `${name} kept its last result`);
+    assert.equal(await outputOf(page, name).textContent(), before[i], `${name} did not start again`);
+  }
+  assert.equal(await passwordDialog(page).count(), 0, 'no suite after the stopped one asked for a password');
+
   step('Quick Test: every suite’s fast subset, under 10 s');
   const quickStart = Date.now();
   await page.getByRole('button', { name: 'Quick Test' }).click();
