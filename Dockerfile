@@ -116,9 +116,9 @@ COPY --from=build /app/apps/${SERVICE}/dist apps/${SERVICE}/dist
 # The gateway's placeholder page (apps/gateway/static, served when WEB_ROOT has no index.html);
 # the pattern matches nothing for the other services, which BuildKit accepts.
 COPY --from=build /app/apps/${SERVICE}/stati[c] apps/${SERVICE}/static/
-# The built web app (static files, ~0.5 MB): the gateway serves it in local mode and wherever
-# no web tier runs (SERVE_STATIC=true); compose serves it from the `web` image instead.
-COPY --from=build /app/apps/web/dist apps/web/dist
+# The key generator compose's one-off keygen service runs (on the auth image). The web app is
+# not here: the `web` image serves it (compose and Kubernetes); the gateway serves it only in
+# local mode, from the checkout.
 COPY infra/keygen.mjs infra/keygen.mjs
 USER node
 CMD ["sh", "-c", "exec node apps/$SERVICE/dist/main.js"]

@@ -36,8 +36,20 @@ const { check, finish } = checkRunner();
 const composeFile = join(root, 'docker-compose.yml');
 const compose = YAML.parse(readFileSync(composeFile, 'utf8'), { merge: true });
 
+// What compose requires from .env (no default password): stand-in values for the parser.
+const REQUIRED_ENV = {
+  POSTGRES_PASSWORD: 'check-only',
+  S3_ACCESS_KEY: 'check-only',
+  S3_SECRET_KEY: 'check-only',
+};
+const composeConfig = (file, env = REQUIRED_ENV) =>
+  spawnSync('docker-compose', ['-f', file, 'config', '-q'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
+
 check('docker-compose config accepts docker-compose.yml', () => {
-  const res = spawnSync('docker-compose', ['-f', composeFile, 'config', '-q'], { encoding: 'utf8' });
+  const res = composeConfig(composeFile);
   if (res.error)
     throw new Error(
       `docker-compose is not installed (scripts/ensure-tools.sh installs it): ${res.error.message}`,
@@ -90,7 +102,7 @@ for (const [tool, what, edit] of COMPOSE_TOOL_MUTATIONS)
   check(`${tool} catches: ${what}`, () => {
     const caught = plantedCompose(edit, (file) => {
       if (tool === 'dclint') return dclintProblems(dclint(file)) !== '';
-      return spawnSync('docker-compose', ['-f', file, 'config', '-q'], { encoding: 'utf8' }).status !== 0;
+      return composeConfig(file).status !== 0;
     });
     if (!caught) throw new Error('not caught');
   });
@@ -526,6 +538,14 @@ check('the gateway starts after the services it calls; only the public ports are
     const parts = String(p).split(':');
     if (parts.length !== 3 || parts[0] !== '127.0.0.1' || parts[2] !== '8025')
       throw new Error(`mailpit may publish only its UI (8025) on 127.0.0.1, not ${p}`);
+  }
+});
+
+check('compose refuses to start without the passwords .env must set (no default password)', () => {
+  for (const name of Object.keys(REQUIRED_ENV)) {
+    const { [name]: _unset, ...rest } = REQUIRED_ENV;
+    const res = composeConfig(composeFile, rest);
+    if (res.status === 0 || !res.stderr.includes(name)) throw new Error(`compose started without ${name}`);
   }
 });
 

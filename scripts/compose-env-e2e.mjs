@@ -27,7 +27,14 @@ function renderCompose() {
   const res = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    // The passwords .env must set (compose has no default); they are replaced by the stand-ins' below.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      POSTGRES_PASSWORD: 'compose-env',
+      S3_ACCESS_KEY: 'compose-env',
+      S3_SECRET_KEY: 'compose-env',
+    },
   });
   if (res.status !== 0) throw new Error(`docker-compose config failed: ${res.stderr || res.error?.message}`);
   return YAML.parse(res.stdout);

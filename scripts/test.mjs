@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every tier, in order, each one's result counted; non-zero exit if any fails.
 // Tiers (docs/architecture.md "Test tiers"): format, lint, build, typecheck, unit (Jest and Vitest),
-// medium, deploy files, API e2e (over TCP and NATS), browser e2e, the web tier (nginx), the services
-// on compose's environment, crypto in Chromium.
+// medium, deploy files, API e2e (over TCP and NATS), browser e2e, the web tier (nginx), backup and
+// restore, the services on compose's environment, crypto in Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
 // what Redis held for the restored rows (pending scans, unfinished account purges).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,8 +76,10 @@ function dumpSchemas(dumpFile) {
 /**
  * Replaces the database in one transaction: the services' schemas (and any other the dump
  * creates) dropped, the dump's SQL (pg_restore, without owners or grants: the target's user owns
- * everything), and the rows of files deleted between dump and copy removed. Any error rolls all of
- * it back.
+ * everything), and the rows of files deleted between dump and copy removed. COMMIT is sent only
+ * once pg_restore has ended well: a pg_restore that fails part-way (a dump that became unreadable,
+ * a killed process) leaves psql at the end of its input inside the transaction, which the server
+ * rolls back (psql's --single-transaction would commit whatever had arrived).
  */
 async function restoreDatabase(databaseUrl, dumpFile, goneIds, env) {
   const schemas = [...new Set([...SCHEMAS, ...dumpSchemas(dumpFile)])];
@@ -94,17 +96,19 @@ async function restoreDatabase(databaseUrl, dumpFile, goneIds, env) {
     ),
   );
   async function* sql() {
+    yield 'BEGIN;\n';
     yield schemas.map((s) => `DROP SCHEMA IF EXISTS "${s}" CASCADE;\n`).join('');
     yield* dumpSql.stdout;
     // pg_restore's output empties search_path: name the table in full.
     if (goneIds.length) yield `\nDELETE FROM files.files WHERE id IN (${uuidList(goneIds)});\n`;
+    await dumpDone; // throws when pg_restore failed: no COMMIT, the transaction is rolled back
+    yield '\nCOMMIT;\n';
   }
   await Promise.all([
-    runTool(
-      pgTool('psql'),
-      ['--no-psqlrc', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', `--dbname=${conn.url}`],
-      { env: conn.env, stdin: (stdin) => pipeline(Readable.from(sql()), stdin).catch(() => {}) },
-    ),
+    runTool(pgTool('psql'), ['--no-psqlrc', '--quiet', '-v', 'ON_ERROR_STOP=1', `--dbname=${conn.url}`], {
+      env: conn.env,
+      stdin: (stdin) => pipeline(Readable.from(sql()), stdin).catch(() => {}),
+    }),
     dumpDone,
   ]);
 }
@@ -157,7 +161,11 @@ function runMigrations(env, say) {
   say(`migrations run: ${MIGRATIONS.map((m) => m.schema).join(', ')}`);
 }
 
-/** Writes the backup's keys where the services read them (their `NAME_FILE`), or says where they are. */
+/**
+ * Writes the backup's keys where the services read them (their `NAME_FILE`), or says where they
+ * are. Runs last, once the database is restored: a failed restore leaves the install's own keys.
+ * A key file it replaces is kept beside it as `<file>.pre-restore` (delete it once all is well).
+ */
 function installKeys(manifest, from, env, say) {
   if (manifest.keys.length === 0) {
     say(
@@ -176,12 +184,25 @@ function installKeys(manifest, from, env, say) {
     }
     mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
     const mode = key.name === 'JWT_PUBLIC_KEY' ? 0o644 : 0o600;
-    writeFileSync(target, readFileSync(source), { mode });
+    const content = readFileSync(source);
+    if (existsSync(target) && !readFileSync(target).equals(content)) {
+      copyFileSync(target, `${target}.pre-restore`);
+      say(`${key.name}: the previous ${target} kept as ${target}.pre-restore`);
+    }
+    writeFileSync(target, content, { mode });
     installed.push(key.name);
   }
   if (installed.length)
     say(`keys installed: ${installed.join(', ')} (restart every service that reads them)`);
   return installed;
+}
+
+/** `env` with the backup's STORAGE_SIGNING_SECRET inline, when the backup holds one. */
+function withBackupSigningSecret(env, manifest, dir) {
+  const key = manifest.keys.find((k) => k.name === 'STORAGE_SIGNING_SECRET');
+  if (!key) return env;
+  const { STORAGE_SIGNING_SECRET_FILE: _file, ...rest } = env;
+  return { ...rest, STORAGE_SIGNING_SECRET: readFileSync(join(dir, key.file), 'utf8').trim() };
 }
 
 /**
@@ -285,10 +306,10 @@ export async function runRestore({ env, from, force = false, say = console.log }
       );
     }
 
-    // 3. The keys (the local driver needs its signing secret to start), then the objects, before
-    //    the rows: the restored rows never point at an object not yet put back.
-    const keys = installKeys(manifest, dir, env, say);
-    const drivers = await storageDrivers(env);
+    // 3. The objects, before the rows: the restored rows never point at an object not yet put back.
+    //    The local driver signs with the backup's storage secret when the backup holds it (read
+    //    here, in memory: the keys are written to disk only once everything else has worked).
+    const drivers = await storageDrivers(withBackupSigningSecret(env, manifest, dir));
     const needed = [...new Set(manifest.objects.map((o) => o.storageType))];
     const unconfigured = needed.filter((t) => !drivers.has(t));
     if (unconfigured.length) {
@@ -312,6 +333,7 @@ export async function runRestore({ env, from, force = false, say = console.log }
         (goneIds.length ? `; the rows of ${goneIds.length} file(s) deleted after the dump removed` : ''),
     );
     runMigrations(env, say);
+    const keys = installKeys(manifest, dir, env, say);
 
     // 5. Redis: nothing of it is in the backup.
     let queued = { scans: 0, purges: 0 };

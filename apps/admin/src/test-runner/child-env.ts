@@ -1,7 +1,9 @@
 /**
  * The environment of a test run's process. It starts from nothing: only what node and Jest need
  * to start is taken from the admin service's own environment, so the database and Redis URLs, the
- * keys and every other secret of the service never reach code a run executes.
+ * keys and every other secret of the service are not handed to the tests (nor printed into their
+ * output). Not a sandbox: the run is the service's user, which could read the service's own
+ * process (docs/threat-model.md); the runner is for a checkout one trusts.
  */
 export const INHERITED_VARIABLES = ['PATH', 'HOME', 'LANG', 'TMPDIR'] as const;
 

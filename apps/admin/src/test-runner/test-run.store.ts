@@ -3,8 +3,11 @@ import type { ServerTestRun } from '@vault/contracts';
 import type Redis from 'ioredis';
 import { ADMIN_REDIS } from '../repositories/connections';
 
-/** How long a run, its output and its stop request are kept. */
-const KEEP_SECONDS = 7 * 24 * 3600;
+/**
+ * How long a run, its output and its stop request are kept: a day, enough to read a run back,
+ * little for Redis to hold (5,000 lines of 1,000 characters at most per run).
+ */
+const KEEP_SECONDS = 24 * 3600;
 
 const keys = {
   /** The run going on: its id while its replica refreshes it (SET NX PX, a heartbeat). */
@@ -91,7 +94,7 @@ export class TestRunStore {
     await this.redis.eval(RELEASE_SCRIPT, 1, keys.current, run.id);
   }
 
-  /** A run with its output counts as they are now; null when unknown (or older than 7 days). */
+  /** A run with its output counts as they are now; null when unknown (or older than a day). */
   async read(runId: string): Promise<ServerTestRun | null> {
     const result = await this.redis
       .multi()

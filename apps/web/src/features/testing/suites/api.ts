@@ -83,7 +83,7 @@ const health: ApiCheck = {
   id: 'api-health',
   name: 'Every service answers',
   why: 'A service that is down makes its part of the vault (notes, files, sign-in) fail.',
-  fix: 'Start the service named down and look at its logs (docs/deployment.md).',
+  fix: 'Start the service named down and look at its logs (docs/operations.md "Health endpoints").',
   docs: `${DOCS}-health`,
   quick: true,
   async run(ctx) {

@@ -28,7 +28,7 @@ export const e2eSuite: SuiteDefinition<TestingContext> = {
       id: 'e2e-file',
       name: 'File round trip',
       why: 'Files must reach the storage sealed, come back exactly, and leave nothing behind when deleted.',
-      fix: 'Check the files service and its storage (API suite, health; docs/deployment.md storage settings).',
+      fix: 'Check the files service and its storage (API suite, health; docs/operations.md "Configuration", storage settings).',
       docs: 'e2e-file',
       quick: false,
       run: fileRoundTrip,

@@ -53,7 +53,7 @@ const https: SecurityCheck = {
   id: 'security-https',
   name: 'HTTPS in use',
   why: 'Without HTTPS anyone on the network can change the app’s code and capture your session.',
-  fix: 'Serve the vault over HTTPS (docs/deployment.md, reverse proxy with TLS).',
+  fix: 'Serve the vault over HTTPS (docs/operations.md "Install": a reverse proxy with TLS).',
   docs: 'security-https',
   quick: true,
   async run(ctx) {
