@@ -16,7 +16,7 @@ const appHeaders: SecurityCheck = {
   id: 'security-headers-app',
   name: 'The app’s security headers',
   why: 'The CSP and nosniff stop injected scripts and framing (clickjacking); HSTS keeps the browser on HTTPS.',
-  fix: 'Serve the app through the gateway, and keep a reverse proxy from stripping its headers.',
+  fix: 'Serve the app through the web tier (nginx) or the gateway, which send the same headers, and keep a reverse proxy from stripping them.',
   docs: 'security-headers',
   quick: true,
   run: (ctx) => checkHeaders(ctx, new URL('/', ctx.pageUrl).href, false),
