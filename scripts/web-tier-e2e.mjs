@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createAccount } from '@vault/crypto';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
+import { waitHealthy } from './lib/stack.mjs';
 import { tierChecks } from './lib/tier-checks.mjs';
 import { ROOT, freePort, log, runStatus, sleep, tcpOpen } from './lib/util.mjs';
 
@@ -231,6 +232,25 @@ async function headerChecks(gateway, web, env) {
     assert.match(res.headers['content-type'], /json/, 'nginx answered, not the gateway');
   });
 
+  await check(
+    "a 3 MB JSON body: nginx's own limit, answered as the API's JSON 413 with the security headers",
+    async () => {
+      const body = JSON.stringify({ pad: 'x'.repeat(3_000_000) });
+      const res = await raw(`${web}/api/auth/prelogin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        body,
+      });
+      assert.equal(res.status, 413);
+      assert.deepEqual(JSON.parse(res.body.toString()), {
+        error: 'Request body too large',
+        code: 'PAYLOAD_TOO_LARGE',
+      });
+      assert.equal(res.headers['cache-control'], 'no-store');
+      sameSecurity(res, '413 from nginx');
+    },
+  );
+
   await check('HEAD / answers like GET without a body', async () => {
     const res = await raw(`${web}/`, { method: 'HEAD' });
     assert.equal(res.status, 200);
@@ -339,7 +359,7 @@ const code = await withEphemeralStack(
     TRUST_PROXY: 'true',
     ...INACTIVITY,
   },
-  async ({ baseUrl, env, logDir, crashed }) => {
+  async ({ baseUrl, env, logDir, crashed, stopService, startService }) => {
     log(`stack up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const dir = runtimeDir('tier');
     const port = await freePort();
@@ -383,6 +403,27 @@ const code = await withEphemeralStack(
       log(`nginx (${NGINX}) at ${nginx.url} in front of the gateway at ${baseUrl}`);
 
       await headerChecks(baseUrl, nginx.url, INACTIVITY);
+      await check(
+        "the gateway down: nginx answers the API's JSON 503 with the security headers, then serves again",
+        async () => {
+          const expected = securityHeaders((await raw(`${baseUrl}/vault`)).headers);
+          await stopService('gateway');
+          try {
+            const res = await raw(`${nginx.url}/api/health`);
+            assert.equal(res.status, 503);
+            assert.deepEqual(JSON.parse(res.body.toString()), {
+              error: 'Service unavailable',
+              code: 'SERVICE_UNAVAILABLE',
+            });
+            assert.deepEqual(securityHeaders(res.headers), expected);
+            assert.equal(res.headers['cache-control'], 'no-store');
+          } finally {
+            startService('gateway');
+            await waitHealthy(baseUrl, 30_000);
+          }
+          assert.equal((await raw(`${nginx.url}/api/health`)).status, 200);
+        },
+      );
       await clientAddressCheck(nginx.url);
       await bufferingChecks(nginx, renderEnv);
 
@@ -402,7 +443,14 @@ const code = await withEphemeralStack(
 
       await check('uploads and downloads were streamed: nginx wrote no temp file', () => {
         assert.doesNotMatch(nginx.errorLog(), BUFFERED);
-        assert.doesNotMatch(nginx.errorLog(), /\[(error|crit|alert|emerg)\]/);
+        // But for the two errors the checks above cause on purpose: the 3 MB body and the gateway stopped.
+        const planted =
+          /client intended to send too large body|connect\(\) failed \(111: Connection refused\) while connecting to upstream/;
+        const errors = nginx
+          .errorLog()
+          .split('\n')
+          .filter((line) => /\[(error|crit|alert|emerg)\]/.test(line) && !planted.test(line));
+        assert.deepEqual(errors, []);
       });
       await check('the access log holds paths without their queries (signed URLs stay out)', () => {
         const lines = readFileSync(join(dir, 'access.log'), 'utf8');
