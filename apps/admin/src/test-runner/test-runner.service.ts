@@ -36,6 +36,8 @@ interface ActiveRun {
   ending: RunResult | null;
   timers: NodeJS.Timeout[];
   done: Promise<void>;
+  /** Its process is gone: no signal may be sent to its group any more (the id could be reused). */
+  exited: boolean;
 }
 
 /**
@@ -145,7 +147,15 @@ export class TestRunnerService implements OnModuleDestroy {
       (lines, dropped) => this.store.append(run.id, lines, dropped),
       (error) => this.logger.warn(`Test run output not stored: ${message(error)}`),
     );
-    const a: ActiveRun = { run, child: null, output, ending: null, timers: [], done: Promise.resolve() };
+    const a: ActiveRun = {
+      run,
+      child: null,
+      output,
+      ending: null,
+      timers: [],
+      done: Promise.resolve(),
+      exited: false,
+    };
     const argv = this.commands(run.suite, { root, outDir });
     const { child, ended } = startRunProcess(argv, { cwd: root, env: childEnv }, (line) => output.add(line));
     a.child = child;
@@ -164,6 +174,7 @@ export class TestRunnerService implements OnModuleDestroy {
 
   /** Ends a run for `reason`: SIGTERM to its group, SIGKILL after `graceMs`. The first reason wins. */
   private end(a: ActiveRun, reason: NonNullable<ActiveRun['ending']>, graceMs = KILL_GRACE_MS): void {
+    if (a.exited) return;
     a.ending ??= reason;
     signalGroup(a.child?.pid, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
     if (graceMs > 0) {
@@ -186,6 +197,7 @@ export class TestRunnerService implements OnModuleDestroy {
 
   /** The process is gone: store its result, then free the lock for the next run. */
   private async finish(a: ActiveRun, end: ProcessEnd, outDir: string): Promise<void> {
+    a.exited = true;
     for (const timer of a.timers) clearTimeout(timer);
     try {
       await a.output.drain();
