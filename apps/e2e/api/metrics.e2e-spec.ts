@@ -6,6 +6,7 @@
  * (`gateway=http://127.0.0.1:9100,auth=...`) when a stack gives them explicitly.
  */
 import { SCAN_QUEUE } from '@vault/contracts';
+import { metricValue, parseMetrics, type MetricSample } from '@vault/server-kit/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signUp } from '../support/accounts';
@@ -22,31 +23,6 @@ const PROCESSES = {
   scan: 'scan-worker',
 } as const;
 type ProcessName = keyof typeof PROCESSES;
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[key!] = value!;
-    }
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-const valueOf = (samples: Sample[], name: string, labels: Record<string, string>): number =>
-  samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
 
 /** Where each process's ops listener is: VAULT_E2E_METRICS_URLS, else the line each one logged at boot. */
 function metricsUrls(): Partial<Record<ProcessName, string>> {
@@ -79,7 +55,7 @@ function metricsUrls(): Partial<Record<ProcessName, string>> {
 
 describe('metrics on the internal health listeners', () => {
   const urls = metricsUrls();
-  const scrape = async (name: ProcessName): Promise<{ res: Response; samples: Sample[] }> => {
+  const scrape = async (name: ProcessName): Promise<{ res: Response; samples: MetricSample[] }> => {
     const url = urls[name];
     if (!url) {
       throw new Error(
@@ -97,7 +73,7 @@ describe('metrics on the internal health listeners', () => {
       const { res, samples } = await scrape(name);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-      expect(valueOf(samples, 'process_resident_memory_bytes', { service })).toBeGreaterThan(0);
+      expect(metricValue(samples, 'process_resident_memory_bytes', { service })).toBeGreaterThan(0);
     },
   );
 
@@ -110,9 +86,9 @@ describe('metrics on the internal health listeners', () => {
   it('counts a request made through the gateway at the gateway and at the service that answered it', async () => {
     const account = await signUp();
     const created = { method: 'POST', route: '/api/notes', status: '201' };
-    const gatewayBefore = valueOf((await scrape('gateway')).samples, 'http_requests_total', created);
+    const gatewayBefore = metricValue((await scrape('gateway')).samples, 'http_requests_total', created);
     const handled = { pattern: 'notes.create', outcome: 'ok' };
-    const notesBefore = valueOf(
+    const notesBefore = metricValue(
       (await scrape('notes')).samples,
       'rpc_server_duration_seconds_count',
       handled,
@@ -122,15 +98,15 @@ describe('metrics on the internal health listeners', () => {
 
     const gateway = (await scrape('gateway')).samples;
     expect(
-      valueOf(gateway, 'http_requests_total', { ...created, service: 'gateway' }),
+      metricValue(gateway, 'http_requests_total', { ...created, service: 'gateway' }),
     ).toBeGreaterThanOrEqual(gatewayBefore + 1);
     expect(
-      valueOf(gateway, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/notes' }),
+      metricValue(gateway, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/notes' }),
     ).toBeGreaterThan(0);
-    expect(valueOf(gateway, 'rpc_client_duration_seconds_count', handled)).toBeGreaterThan(0);
+    expect(metricValue(gateway, 'rpc_client_duration_seconds_count', handled)).toBeGreaterThan(0);
     const notes = (await scrape('notes')).samples;
     expect(
-      valueOf(notes, 'rpc_server_duration_seconds_count', { ...handled, service: 'notes' }),
+      metricValue(notes, 'rpc_server_duration_seconds_count', { ...handled, service: 'notes' }),
     ).toBeGreaterThanOrEqual(notesBefore + 1);
 
     // No identifier of the account or the note became a label value anywhere.
@@ -147,7 +123,7 @@ describe('metrics on the internal health listeners', () => {
   it('shows the depth of the scan queue where it is produced and consumed', async () => {
     for (const name of ['files', 'scan'] as const) {
       const { samples } = await scrape(name);
-      expect({ name, up: valueOf(samples, 'queue_depth_up', { queue: SCAN_QUEUE }) }).toEqual({
+      expect({ name, up: metricValue(samples, 'queue_depth_up', { queue: SCAN_QUEUE }) }).toEqual({
         name,
         up: 1,
       });
