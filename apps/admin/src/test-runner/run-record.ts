@@ -1,4 +1,4 @@
-import type { ServerTestRun, ServerTestSuiteId } from '@vault/contracts';
+import type { ServerTestRun } from '@vault/contracts';
 import type { ProcessEnd } from './run-process';
 
 /** Why a run ended in `error`: short sentences, never a stack trace. */
@@ -11,23 +11,6 @@ export const RUN_ERRORS = {
 };
 
 export type RunResult = Pick<ServerTestRun, 'status' | 'error'>;
-
-export function newRun(id: string, suite: ServerTestSuiteId, startedBy: string): ServerTestRun {
-  return {
-    id,
-    suite,
-    status: 'running',
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    durationMs: null,
-    startedBy,
-    tests: null,
-    coverage: null,
-    error: null,
-    lines: 0,
-    droppedLines: 0,
-  };
-}
 
 /** How a process that ended by itself ended: exit 0 passed, another code failed, a signal or no start an error. */
 export function resultOf(end: ProcessEnd): RunResult {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   ErrorCode,
+  startedServerTestRun,
   TEST_RUNNER_LIMITS,
   TEST_RUNNER_MESSAGES,
   VaultError,
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import type { AdminConfig } from '../config/admin.config';
 import { ADMIN_CONFIG } from '../repositories/connections';
 import { signalGroup, startRunProcess, type ProcessEnd } from './run-process';
-import { endedRun, newRun, resultOf, RUN_ERRORS, type RunResult } from './run-record';
+import { endedRun, resultOf, RUN_ERRORS, type RunResult } from './run-record';
 import { RunOutputBuffer } from './run-output-buffer';
 import { readRunReports } from './run-reports';
 import { TEST_SUITE_COMMANDS, type SuiteCommands } from './suite-commands';
@@ -62,7 +63,7 @@ export class TestRunnerService implements OnModuleDestroy {
     if (!(await this.store.acquireLock(runId, LOCK_TTL_MS))) {
       throw new VaultError(ErrorCode.CONFLICT, TEST_RUNNER_MESSAGES.busy);
     }
-    const run = newRun(runId, suite, startedBy);
+    const run = startedServerTestRun(runId, suite, startedBy);
     let outDir: string | undefined;
     try {
       outDir = await mkdtemp(join(tmpdir(), 'vault-test-run-'));

@@ -1,6 +1,7 @@
 import {
   ADMIN_PATTERNS as P,
   ErrorCode,
+  startedServerTestRun,
   TEST_RUNNER_LIMITS,
   TEST_RUNNER_MESSAGES,
   type ServerTestRun,
@@ -14,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { AppModule } from '../../src/app.module';
 import { loadAdminConfig } from '../../src/config/admin.config';
 import { adminDatabaseConfig } from '../../src/repositories/connections';
-import { newRun, RUN_ERRORS } from '../../src/test-runner/run-record';
+import { RUN_ERRORS } from '../../src/test-runner/run-record';
 import { JEST_SUITE_COMMANDS, type SuiteCommands } from '../../src/test-runner/suite-commands';
 import { TestRunStore } from '../../src/test-runner/test-run.store';
 import { startRpcTestApp, testAppPerFile } from '@vault/server-kit/testing';
@@ -204,7 +205,7 @@ describe('server test runner', () => {
   });
 
   it('reports a run whose replica died (its lock gone) as error', async () => {
-    const ghost = newRun(randomUUID(), 'crypto', 'someone');
+    const ghost = startedServerTestRun(randomUUID(), 'crypto', 'someone');
     await new TestRunStore(t.redis.client).create(ghost);
     const status = await t.call<TestRunnerStatus>(P.testRunnerStatus, undefined, reader);
     expect(status.current).toBeNull();

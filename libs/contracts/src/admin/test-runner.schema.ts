@@ -101,6 +101,24 @@ export const serverTestRunSchema = z.object({
 });
 export type ServerTestRun = z.infer<typeof serverTestRunSchema>;
 
+/** A run as it starts: running, nothing measured yet (the admin service's record, and test fakes). */
+export function startedServerTestRun(id: string, suite: ServerTestSuiteId, startedBy: string): ServerTestRun {
+  return {
+    id,
+    suite,
+    status: 'running',
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    durationMs: null,
+    startedBy,
+    tests: null,
+    coverage: null,
+    error: null,
+    lines: 0,
+    droppedLines: 0,
+  };
+}
+
 /** GET /api/admin/test-runner: whether it can run, its suites, the run going on and the last one. */
 export const testRunnerStatusSchema = z.object({
   enabled: z.boolean(),

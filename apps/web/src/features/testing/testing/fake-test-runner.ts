@@ -1,4 +1,5 @@
 import {
+  startedServerTestRun,
   ERROR_INFO,
   SERVER_TEST_SUITES,
   TEST_RUNNER_LIMITS,
@@ -69,20 +70,7 @@ export class FakeTestRunner {
   begin(suite: ServerTestSuiteId, startedBy = 'root'): ServerTestRun {
     this.seq += 1;
     const id = `00000000-0000-4000-8000-${String(this.seq).padStart(12, '0')}`;
-    const run: ServerTestRun = {
-      id,
-      suite,
-      status: 'running',
-      startedAt: new Date().toISOString(),
-      finishedAt: null,
-      durationMs: null,
-      startedBy,
-      tests: null,
-      coverage: null,
-      error: null,
-      lines: 0,
-      droppedLines: 0,
-    };
+    const run = startedServerTestRun(id, suite, startedBy);
     this.runs.set(id, { run, lines: [] });
     this.ids.push(id);
     this.current = id;
