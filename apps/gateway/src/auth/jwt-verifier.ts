@@ -63,6 +63,8 @@ export class JwtVerifier {
 
   /** The keys a token may be checked with: the one its `kid` names, or every key when it names none. */
   private candidates(token: string): KeyLike[] {
+    // One key (no rotation under way): it decides alone, without reading the header twice.
+    if (this.keys.size === 1) return [...this.keys.values()];
     let kid: unknown;
     try {
       ({ kid } = decodeProtectedHeader(token));

@@ -177,6 +177,8 @@ export interface GatewayConfig {
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
+const PEM_PUBLIC_KEY = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
+
 /** At most this many keys at once: the current one and the one being rotated in or out. */
 export const JWT_PUBLIC_KEYS_MAX = 3;
 
@@ -198,10 +200,8 @@ function readPublicKeys(env: Record<string, string | undefined>): string[] {
   }
   // Env files often carry PEMs on one line with literal "\n".
   const normalised = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
-  const blocks = normalised.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
-  const outside = normalised
-    .replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g, '')
-    .trim();
+  const blocks = normalised.match(PEM_PUBLIC_KEY) ?? [];
+  const outside = normalised.replace(PEM_PUBLIC_KEY, '').trim();
   if (blocks.length === 0 || outside !== '') {
     throw new Error('  JWT_PUBLIC_KEY: must be an Ed25519 public key in SPKI PEM form');
   }
