@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config/gateway.config';
 import { registerRequestLogging, requestIdFor } from './logging/request-logging';
 import { setupOpenApi } from './openapi/openapi.setup';
 import { registerHttpMetrics } from './ops/http-metrics';
+import { registerStringBodies } from './ops/string-bodies';
 import { connectRedis } from './redis/redis.provider';
 import { API_PREFIX } from './routes/controllers';
 import { registerSecurityHeaders } from './security/security-headers';
@@ -98,6 +99,7 @@ async function configure(
   registerHttpMetrics(fastify);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   registerStreamedBodies(fastify);
+  registerStringBodies(fastify);
   await registerSecurityHeaders(fastify, {
     connectOrigins: [config.storageOrigins.s3, config.storageOrigins.cloudinaryUpload].filter(
       (origin): origin is string => origin !== undefined,

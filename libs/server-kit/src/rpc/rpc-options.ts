@@ -1,3 +1,4 @@
+import { AsciiJsonSocket } from './ascii-json-socket';
 import { Transport, type ClientOptions, type MicroserviceOptions } from '@nestjs/microservices';
 
 export interface RpcTransportConfig {
@@ -16,12 +17,18 @@ export function rpcServerOptions(service: string, cfg: RpcTransportConfig): Micr
   if (cfg.transport === 'nats') {
     return { transport: Transport.NATS, options: { servers: [cfg.natsUrl], queue: `vault-${service}` } };
   }
-  return { transport: Transport.TCP, options: { host: cfg.host, port: cfg.port } };
+  return {
+    transport: Transport.TCP,
+    options: { host: cfg.host, port: cfg.port, socketClass: AsciiJsonSocket },
+  };
 }
 
 export function rpcClientOptions(service: string, cfg: RpcTransportConfig): ClientOptions {
   if (cfg.transport === 'nats') {
     return { transport: Transport.NATS, options: { servers: [cfg.natsUrl] } };
   }
-  return { transport: Transport.TCP, options: { host: cfg.host, port: cfg.port } };
+  return {
+    transport: Transport.TCP,
+    options: { host: cfg.host, port: cfg.port, socketClass: AsciiJsonSocket },
+  };
 }
