@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { NoteDto } from '@vault/contracts';
 import { NoteEntity } from '../entities/note.entity';
 
 /** The sealed fields a client sends (create and update). */
@@ -23,6 +24,19 @@ export interface ListPosition {
   updatedAt: Date;
   storedOrder: string;
   id: string;
+}
+
+/** A note of the vault list as listActive reads it: its answer, and its place for a cursor. */
+export interface ListedNote extends NoteDto {
+  storedOrder: string;
+}
+
+/**
+ * A timestamptz as NoteDto's ISO string, written by Postgres: UTC, milliseconds cut (not rounded)
+ * and `Z`, exactly what `Date.toISOString()` made of the same value.
+ */
+function isoText(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 /** A row as `RETURNING *` gives it (column names, not properties). */
@@ -163,39 +177,41 @@ export class NotesRepository {
   /**
    * The vault list: the owner's active notes, newest `updated_at` first; notes of the same
    * `updated_at` in the order they were stored (`stored_order`), then by id descending (served by
-   * `notes_owner_list_idx`). Exposed as a builder so a test can EXPLAIN it.
+   * `notes_owner_list_idx`, no sort). Each row comes back shaped as its answer (NoteDto, the dates
+   * already the answer's ISO strings) plus its `storedOrder` for a cursor: no entity and no Date
+   * per row, the list's main cost before (bench/README.md "Load"). The SQL and its parameters, so
+   * a test can EXPLAIN it.
    */
-  listQuery(
-    ownerId: string,
-    opts: { after?: ListPosition; limit?: number } = {},
-  ): SelectQueryBuilder<NoteEntity> {
-    const qb = this.notes
-      .createQueryBuilder('n')
-      .where('n.owner_id = :ownerId', { ownerId })
-      .andWhere('n.is_deleted = false')
-      .orderBy('n.updatedAt', 'DESC')
-      .addOrderBy('n.storedOrder', 'ASC')
-      .addOrderBy('n.id', 'DESC');
+  listQuery(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): [string, unknown[]] {
+    const params: unknown[] = [ownerId];
+    let after = '';
     if (opts.after) {
       // The directions differ, so no row comparison: `updated_at <=` bounds the index scan, and
       // the rest places the row among the notes of that same `updated_at`.
-      qb.andWhere(
-        `n.updated_at <= CAST(:afterAt AS timestamptz) AND (n.updated_at < CAST(:afterAt AS timestamptz)
-          OR n.stored_order > CAST(:afterOrder AS bigint)
-          OR (n.stored_order = CAST(:afterOrder AS bigint) AND n.id < CAST(:afterId AS uuid)))`,
-        {
-          afterAt: opts.after.updatedAt.toISOString(),
-          afterOrder: opts.after.storedOrder,
-          afterId: opts.after.id,
-        },
-      );
+      params.push(opts.after.updatedAt.toISOString(), opts.after.storedOrder, opts.after.id);
+      after = `AND n.updated_at <= $2::timestamptz AND (n.updated_at < $2::timestamptz
+        OR n.stored_order > $3::bigint OR (n.stored_order = $3::bigint AND n.id < $4::uuid))`;
     }
-    if (opts.limit !== undefined) qb.limit(opts.limit);
-    return qb;
+    let limit = '';
+    if (opts.limit !== undefined) {
+      params.push(opts.limit);
+      limit = `LIMIT $${params.length}::int`;
+    }
+    const sql = `
+      SELECT n.id, n.title, n.content, n.tags, n.wrapped_dek AS "wrappedDEK", n.is_encrypted AS "isEncrypted",
+        n.is_deleted AS "isDeleted", ${isoText('n.created_at')} AS "createdAt",
+        ${isoText('n.updated_at')} AS "updatedAt", ${isoText('n.deleted_at')} AS "deletedAt",
+        n.stored_order::text AS "storedOrder"
+      FROM notes.notes n
+      WHERE n.owner_id = $1::uuid AND n.is_deleted = false ${after}
+      ORDER BY n.updated_at DESC, n.stored_order ASC, n.id DESC
+      ${limit}`;
+    return [sql, params];
   }
 
-  listActive(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): Promise<NoteEntity[]> {
-    return this.listQuery(ownerId, opts).getMany();
+  listActive(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): Promise<ListedNote[]> {
+    const [sql, params] = this.listQuery(ownerId, opts);
+    return this.notes.query(sql, params) as Promise<ListedNote[]>;
   }
 
   /** The owner's trash, most recently deleted first (served by `notes_owner_trash_idx`). */

@@ -5,7 +5,7 @@ const note = (n: number, contentChars = 10) => ({
   title: 't',
   content: 'c'.repeat(contentChars),
   tags: [] as string[],
-  wrappedDek: 'k',
+  wrappedDEK: 'k',
 });
 const rows = (count: number, contentChars = 10) =>
   Array.from({ length: count }, (_, i) => note(i, contentChars));

@@ -10,12 +10,7 @@ export const LIST_PAGE_MAX_BYTES = 768 * 1024;
 /** JSON around a note's sealed fields in an answer (ids, flags, dates, keys). */
 export const NOTE_JSON_OVERHEAD = 300;
 
-interface Sealed {
-  title: string;
-  content: string;
-  tags: string[];
-  wrappedDek: string;
-}
+type Sealed = Parameters<typeof sealedNoteBytes>[0];
 
 /**
  * Cuts the page out of `rows` (fetched with `limit + 1`, so one more row than the page can
@@ -31,13 +26,7 @@ export function takePage<T extends Sealed>(
   let bytes = 0;
   for (const row of rows) {
     if (page.length >= limit) break;
-    const size =
-      sealedNoteBytes({
-        title: row.title,
-        content: row.content,
-        tags: row.tags,
-        wrappedDEK: row.wrappedDek,
-      }) + NOTE_JSON_OVERHEAD;
+    const size = sealedNoteBytes(row) + NOTE_JSON_OVERHEAD;
     if (page.length > 0 && bytes + size > maxBytes) break;
     page.push(row);
     bytes += size;

@@ -11,6 +11,7 @@ import {
   type EmptyTrashResponse,
   type ListNotesQuery,
   type NoteCountsResponse,
+  type NoteDto,
   type NoteListResponse,
   type NoteResponse,
   type RewrapNoteKeyRequest,
@@ -21,7 +22,12 @@ import {
 import type { NoteEntity } from '../entities/note.entity';
 import { toNoteDto } from '../mappers/note.mapper';
 import { NoteCountsRepository } from '../repositories/note-counts.repository';
-import { NotesRepository, type ListPosition, type NewNote } from '../repositories/notes.repository';
+import {
+  NotesRepository,
+  type ListedNote,
+  type ListPosition,
+  type NewNote,
+} from '../repositories/notes.repository';
 import { takePage } from './list-page';
 import {
   assertBatchSize,
@@ -62,16 +68,16 @@ export class NotesService {
     }
     if (query.limit === undefined) {
       const rows = await this.notes.listActive(auth.userId, { after });
-      return { notes: rows.map(toNoteDto), nextCursor: null };
+      return { notes: rows.map(toListedDto), nextCursor: null };
     }
     const rows = await this.notes.listActive(auth.userId, { after, limit: query.limit + 1 });
     const { page, hasMore } = takePage(rows, query.limit);
     const last = page[page.length - 1];
     return {
-      notes: page.map(toNoteDto),
+      notes: page.map(toListedDto),
       nextCursor:
         hasMore && last
-          ? encodeCursor({ updatedAt: last.updatedAt, storedOrder: last.storedOrder, id: last.id })
+          ? encodeCursor({ updatedAt: new Date(last.updatedAt), storedOrder: last.storedOrder, id: last.id })
           : null,
     };
   }
@@ -215,6 +221,22 @@ export class NotesService {
     const { active, deleted } = ownerId ? await this.notes.counts(ownerId) : await this.totals.everyone();
     return { notes: active, deletedNotes: deleted };
   }
+}
+
+/** A listed row as its answer: the same fields in the same order as toNoteDto, without storedOrder. */
+function toListedDto(row: ListedNote): NoteDto {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    tags: row.tags,
+    wrappedDEK: row.wrappedDEK,
+    isEncrypted: row.isEncrypted,
+    isDeleted: row.isDeleted,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+  };
 }
 
 /** Millisecond precision, like the ISO strings in answers and the list cursor. */
