@@ -9,7 +9,7 @@ import { ROOT, log } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
 // `node scripts/bench.mjs [name...] [-- flags]` runs only the named benchmarks (crypto, signin, vault,
-// files, admin); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
+// files, admin, load); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
 const dashes = process.argv.indexOf('--', 2);
 const only = new Set(process.argv.slice(2, dashes === -1 ? undefined : dashes));
 const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1);
@@ -77,4 +77,36 @@ if (wanted('admin'))
       join(outDir, 'admin.json'),
     ]),
   );
+// Load (issue 17): the busiest calls at 1-100 connections through the gateway and straight to the
+// service, the notes list also against a bare Postgres-backed server; then, on a stack with the
+// default rate limits, the check that above them only clean 429s come back.
+if (wanted('load')) {
+  await onBenchStack(({ baseUrl, env }) =>
+    runBench('load.bench.mjs', [
+      '--base',
+      baseUrl,
+      '--database-url',
+      env.DATABASE_URL,
+      '--auth-port',
+      env.AUTH_RPC_PORT,
+      '--notes-port',
+      env.NOTES_RPC_PORT,
+      '--files-port',
+      env.FILES_RPC_PORT,
+      '--admin-port',
+      env.ADMIN_RPC_PORT,
+      '--json',
+      join(outDir, 'load.json'),
+    ]),
+  );
+  await withEphemeralStack('bench', { LOG_LEVEL: 'warn' }, ({ baseUrl }) =>
+    runBench('load.bench.mjs', [
+      '--base',
+      baseUrl,
+      '--rate-limited',
+      '--json',
+      join(outDir, 'load-429.json'),
+    ]),
+  );
+}
 log(`results in ${outDir}`);
