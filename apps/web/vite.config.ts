@@ -35,6 +35,8 @@ export default defineConfig({
       // '@vault/crypto', which would otherwise take this path as its prefix.
       '@vault/crypto/vectors': here('../../libs/crypto/vectors/vector-checks.ts'),
       '@vault/crypto': here('../../libs/crypto/src/index.ts'),
+      // The fuzzers' shared settings (tests only), before '@vault/contracts' for the same reason.
+      '@vault/contracts/testing': here('../../libs/contracts/src/testing/index.ts'),
       '@vault/contracts': here('../../libs/contracts/src/index.ts'),
     },
   },

@@ -24,9 +24,13 @@ function decode(cursor: string, positionRe: RegExp): { position: string; id: str
 /** An event cursor: the exact created_at (microseconds) and the event id. */
 export function decodeEventCursor(cursor: string): { at: string; id: string } {
   const { position, id } = decode(cursor, EVENT_AT_RE);
-  // A real instant (no 30 February), so Postgres never sees a timestamp it would refuse.
+  // A real instant (no 30 February, no year 0), so Postgres never sees a timestamp it would refuse.
   const ms = Date.parse(`${position.slice(0, 19)}Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== position.slice(0, 19)) {
+  if (
+    Number.isNaN(ms) ||
+    position.startsWith('0000') ||
+    new Date(ms).toISOString().slice(0, 19) !== position.slice(0, 19)
+  ) {
     throw new VaultError(ErrorCode.VALIDATION_FAILED, ADMIN_MESSAGES.invalidCursor);
   }
   return { at: position, id };

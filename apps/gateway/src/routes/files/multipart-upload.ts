@@ -134,6 +134,13 @@ export function readMultipartUpload(
         stream.resume();
         return fail(bad(MULTIPART_MESSAGES.fieldsFirst));
       }
+      // busboy ends a file part the body cut short with a plain Error ('Unexpected end of form'),
+      // before its own 'error': the consumer gets this parser's 400 instead (never a 500).
+      const destroy = stream.destroy.bind(stream);
+      stream.destroy = (error?: Error) =>
+        destroy(
+          error === undefined || error instanceof VaultError ? error : bad(MULTIPART_MESSAGES.malformed),
+        );
       file = stream;
       // The consumer attaches its own handling when it reads; this keeps an error raised
       // before then (the body breaking off) from being an uncaught 'error' event.
