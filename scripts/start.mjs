@@ -24,7 +24,8 @@ async function shutdown(code) {
   log('stopped');
   process.exit(code);
 }
-stack.onCrash(() => shutdown(1));
+// A crashed service is restarted by the runner (startServices); one that cannot stay up stops it all.
+stack.onGiveUp(() => shutdown(1));
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 

@@ -56,11 +56,13 @@ async function startStorageServers(env) {
 }
 
 /**
- * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env, logDir, crashed() (the service
- * that exited unexpectedly, if any) and stopService(name) / startService(name) (startServices).
+ * Runs `fn(ctx)` against a fresh stack. `ctx` has baseUrl, env, logDir, crashed() (the first
+ * service that exited unexpectedly, if any: the runner restarts it, but the run has seen a crash),
+ * stopService(name) / startService(name) and `stack` (startServices' handle: pids, restarts,
+ * onCrash). `stackOptions` go to startServices (`restart`, `policy`, `services`, `say`).
  * Everything is stopped and removed even when `fn` throws.
  */
-export async function withEphemeralStack(label, overrides, fn, { keepLogs = true } = {}) {
+export async function withEphemeralStack(label, overrides, fn, { keepLogs = true, stackOptions = {} } = {}) {
   const id = `${label}_${randomBytes(4).toString('hex')}`;
   const dataDir = join(ROOT, '.data', label);
   const logDir = join(dataDir, `logs-${id}`);
@@ -93,10 +95,10 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   const storage = await startStorageServers(env);
   const scanner = await ensureScanner(env, { dir: join(dataDir, `clamd-${id}`), port: await freePort() });
   await reserved.release();
-  const stack = startServices(env, { logDir, quiet: true });
+  const stack = startServices(env, { ...stackOptions, logDir, quiet: true });
   let crashed;
   stack.onCrash((name) => {
-    crashed = name;
+    crashed ??= name;
   });
   try {
     await waitHealthy(baseUrl, 60000);
@@ -108,6 +110,7 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
       crashed: () => crashed,
       stopService: stack.stopService,
       startService: stack.startService,
+      stack,
     });
   } finally {
     await stack.stop();

@@ -8,7 +8,10 @@ import { createInterface } from 'node:readline';
 import { ensurePostgres, ensureRedis } from './services.mjs';
 import { ROOT, buildAll, colorFor, ensureDependencies, log, paint, run, sleep } from './util.mjs';
 
-/** Every service, in start order. `migrate` is the service's one-off migration command. */
+/**
+ * Every service, in start order. `migrate` is the service's one-off migration command; `env` (none
+ * here) would add to the stack's environment for that service alone.
+ */
 export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
   { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
@@ -110,25 +113,63 @@ export async function prepare(env, { build = true } = {}) {
   }
 }
 
+/** How the runner restarts a service that exits without being asked (startServices' `restart`). */
+export const RESTART_POLICY = {
+  /** The wait before the first restart; it doubles with each failure in a row, up to `maxDelayMs`. */
+  firstDelayMs: 500,
+  maxDelayMs: 30_000,
+  /** A run at least this long counts as a success: the wait and the failure count start over. */
+  stableMs: 30_000,
+  /** This many failures in a row (each run shorter than `stableMs`): the runner gives up on it. */
+  maxFailures: 5,
+};
+
+/** The preload that ends a service when its runner dies (see scripts/lib/runner-watch.cjs). */
+const RUNNER_WATCH = join(ROOT, 'scripts', 'lib', 'runner-watch.cjs');
+
 /**
- * Starts every service as a child process. Output lines are prefixed with the service
- * name; with `logDir`, each service's raw output also goes to `<logDir>/<name>.log`.
- * `stopService(name)` and `startService(name)` stop one service on purpose (not a crash:
- * `onCrash` is not called) and spawn it again the same way, its log file appended to.
+ * Starts every service as a child process. Output lines are prefixed with the service name; with
+ * `logDir`, each service's raw output also goes to `<logDir>/<name>.log`.
+ *
+ * A service that exits without being asked is a crash: `onCrash(fn)` hears of each one
+ * (`fn(name, {code, signal, restart, delayMs})`), and with `restart` (the default) the runner
+ * starts it again after a wait that doubles from 0.5 s to 30 s (RESTART_POLICY), saying so in its
+ * log, while the others keep running, as compose's restart policy and Kubernetes do. After
+ * `maxFailures` quick failures in a row it gives up on that service: `onGiveUp(fn)` hears of it.
+ * Every service gets the write end of a pipe from the runner (runner-watch.cjs): when the runner
+ * dies, even by SIGKILL, its services end with it.
+ *
+ * `stopService(name)` and `startService(name)` stop one service on purpose (not a crash) and spawn
+ * it again the same way, its log file appended to. `pids()` maps each service to its process id.
  */
-export function startServices(env, { logDir, quiet = false } = {}) {
+export function startServices(
+  env,
+  { logDir, quiet = false, restart = true, policy = {}, services: list = SERVICES, say = log } = {},
+) {
   if (logDir) mkdirSync(logDir, { recursive: true });
-  // One record per service: its current child and whether its stop was asked for.
-  const services = SERVICES.map((svc, i) => ({ svc, color: colorFor(i), child: undefined, held: false }));
+  const rules = { ...RESTART_POLICY, ...policy };
+  // One record per service: its current child, whether its stop was asked for, its restarts.
+  const services = list.map((svc, i) => ({
+    svc,
+    color: colorFor(i),
+    child: undefined,
+    held: false,
+    startedAt: 0,
+    failures: 0,
+    restarts: 0,
+    timer: undefined,
+  }));
   let stopping = false;
-  let onCrash = () => {};
+  const crashListeners = [];
+  const giveUpListeners = [];
 
   function spawnService(entry) {
     const { svc } = entry;
-    const child = spawn(process.execPath, [svc.main], {
+    const child = spawn(process.execPath, ['--require', RUNNER_WATCH, svc.main], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, ...svc.env, VAULT_RUNNER_PIPE_FD: '3' },
+      // fd 3: a pipe only the runner writes to; its end tells the service the runner is gone.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const file = logDir ? createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' }) : undefined;
     const prefix = paint(entry.color, `[${svc.name.padEnd(7)}]`);
@@ -141,13 +182,50 @@ export function startServices(env, { logDir, quiet = false } = {}) {
     // 'close' comes after the last output line (that may follow 'exit'): no write after end.
     child.on('close', () => file?.end());
     child.on('exit', (code, signal) => {
-      if (!stopping && !entry.held) {
-        log(`${svc.name} exited unexpectedly (${signal ?? `code ${code}`})`);
-        onCrash(svc.name);
-      }
+      if (stopping || entry.held || entry.child !== child) return;
+      onUnexpectedExit(entry, code, signal);
     });
     entry.held = false;
     entry.child = child;
+    entry.startedAt = Date.now();
+  }
+
+  function onUnexpectedExit(entry, code, signal) {
+    const { name } = entry.svc;
+    const how = signal ?? `code ${code}`;
+    // A run that lasted: whatever failed before is forgotten (the backoff starts over).
+    if (Date.now() - entry.startedAt >= rules.stableMs) entry.failures = 0;
+    entry.failures += 1;
+    if (!restart) {
+      say(`${name} exited unexpectedly (${how})`);
+      for (const fn of crashListeners) fn(name, { code, signal, restart: 0, delayMs: undefined });
+      return;
+    }
+    if (entry.failures >= rules.maxFailures) {
+      const reason =
+        `${name} exited unexpectedly (${how}) ${entry.failures} times in a row, each within ` +
+        `${formatSeconds(rules.stableMs)} of starting; not restarting it again (its last lines say why)`;
+      say(paint(31, reason));
+      for (const fn of crashListeners) fn(name, { code, signal, restart: 0, delayMs: undefined });
+      for (const fn of giveUpListeners) fn(name, reason);
+      return;
+    }
+    const delayMs = Math.min(rules.firstDelayMs * 2 ** (entry.failures - 1), rules.maxDelayMs);
+    entry.restarts += 1;
+    const restartNo = entry.restarts;
+    say(
+      paint(
+        33,
+        `${name} exited unexpectedly (${how}); restarting in ${formatSeconds(delayMs)} (restart ${restartNo})`,
+      ),
+    );
+    for (const fn of crashListeners) fn(name, { code, signal, restart: restartNo, delayMs });
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      if (stopping || entry.held || isRunning(entry.child)) return;
+      spawnService(entry);
+      say(`${name} started again (pid ${entry.child.pid}, restart ${restartNo})`);
+    }, delayMs);
   }
 
   function entryOf(name) {
@@ -156,31 +234,60 @@ export function startServices(env, { logDir, quiet = false } = {}) {
     return entry;
   }
 
+  function cancelRestart(entry) {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+  }
+
   services.forEach(spawnService);
 
   return {
+    /** `fn(name, {code, signal, restart, delayMs})` on every unexpected exit (restart 0: none follows). */
     onCrash(fn) {
-      onCrash = fn;
+      crashListeners.push(fn);
+    },
+    /** `fn(name, reason)` when the runner stops restarting a service that keeps failing. */
+    onGiveUp(fn) {
+      giveUpListeners.push(fn);
+    },
+    /** Each service's current process id (undefined while it is down). */
+    pids() {
+      return Object.fromEntries(
+        services.map((e) => [e.svc.name, e.child && isRunning(e.child) ? e.child.pid : undefined]),
+      );
+    },
+    /** How many times the runner has restarted each service. */
+    restarts() {
+      return Object.fromEntries(services.map((e) => [e.svc.name, e.restarts]));
     },
     /** Stops one service on purpose: SIGTERM, then SIGKILL after a grace period. */
     async stopService(name, graceMs = 10000) {
       const entry = entryOf(name);
       entry.held = true;
+      cancelRestart(entry);
       await terminate(entry.child, graceMs);
     },
-    /** Spawns a service stopped by stopService again (a running one is left as it is). */
+    /** Spawns a service stopped by stopService (or given up on) again; a running one is left as it is. */
     startService(name) {
       const entry = entryOf(name);
       if (stopping) throw new Error('the stack is stopping');
       if (isRunning(entry.child)) return;
+      cancelRestart(entry);
+      entry.failures = 0;
       spawnService(entry);
     },
     /** Stops services in reverse order: SIGTERM, then SIGKILL after a grace period. */
     async stop(graceMs = 10000) {
       stopping = true;
+      services.forEach(cancelRestart);
       await Promise.all(services.toReversed().map(({ child }) => terminate(child, graceMs)));
     },
   };
+}
+
+/** `1500` → `1.5 s`. */
+function formatSeconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function isRunning(child) {
@@ -189,7 +296,7 @@ function isRunning(child) {
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the child has exited. */
 function terminate(child, graceMs) {
-  if (!isRunning(child)) return Promise.resolve();
+  if (!child || !isRunning(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
@@ -223,11 +330,30 @@ export async function ensureScanner(env, { dir, port } = {}) {
     // The scan worker reads the same hash signatures for the opt-in plaintext fingerprints.
     env.CLAMD_DATABASE_DIR ??= clamd.dbDir;
     log(`clamd listening on ${clamd.host}:${clamd.port}`);
+    endWithRunner(clamd.pid);
     return clamd;
   } catch (error) {
     log(`no virus scanner: ${error instanceof Error ? error.message : error}`);
     return { stop: async () => {} };
   }
+}
+
+/**
+ * Ends `pid` (clamd: no Node preload runs in it) when this process dies, however it dies: a small
+ * watcher holds a pipe from us and sends SIGTERM once the pipe ends. Never keeps us alive.
+ */
+function endWithRunner(pid) {
+  const watcher = spawn(
+    process.execPath,
+    [
+      '-e',
+      `process.stdin.on('close', () => { try { process.kill(${pid}, 'SIGTERM'); } catch {} });` +
+        'process.stdin.resume();',
+    ],
+    { stdio: ['pipe', 'ignore', 'ignore'] },
+  );
+  watcher.unref();
+  watcher.stdin.unref();
 }
 
 /**

@@ -13,6 +13,7 @@ import { StorageRepository } from './repositories/storage.repository';
 import { BlobService } from './services/blob.service';
 import { FilesAdminService } from './services/files-admin.service';
 import { FilesService } from './services/files.service';
+import { ScanRequeueService } from './services/scan-requeue.service';
 
 /**
  * The files service. Built from a validated config (nothing here reads the environment);
@@ -56,6 +57,7 @@ export class AppModule {
         FilesService,
         FilesAdminService,
         BlobService,
+        ScanRequeueService,
       ],
     };
   }

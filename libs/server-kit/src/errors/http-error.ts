@@ -21,8 +21,11 @@ export function vaultErrorFromRpc(error: unknown): VaultError {
   const fromPayload = VaultError.fromPayload(error);
   if (fromPayload) return fromPayload;
   if (error instanceof VaultError) return error;
-  // Read structurally: errors raised by Node's net layer may come from another realm.
-  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+  // Read structurally: errors raised by Node's net layer may come from another realm. Nest's NATS
+  // client rejects with a bare string while it reconnects ('Error: Connection lost. ...').
+  const e = (
+    typeof error === 'object' && error !== null ? error : typeof error === 'string' ? { message: error } : {}
+  ) as {
     name?: unknown;
     message?: unknown;
     code?: unknown;
@@ -34,11 +37,13 @@ export function vaultErrorFromRpc(error: unknown): VaultError {
   if (code === 'MAX_PAYLOAD_EXCEEDED' || /maximum payload/i.test(message)) {
     return new VaultError(ErrorCode.PAYLOAD_TOO_LARGE);
   }
-  // The peer is down or did not answer in time: the caller sees 503, never a hang.
+  // The peer is down or did not answer in time: the caller sees 503, never a hang. Over NATS, a
+  // service with no replica subscribed (all down, or not yet subscribed again after NATS came back)
+  // answers "no responders", which Nest reports as an empty response.
   if (
     name === 'TimeoutError' ||
     PEER_DOWN_CODES.has(code) ||
-    /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|closed|Connection/i.test(message)
+    /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|closed|Connection|no subscribers listening/i.test(message)
   ) {
     return new VaultError(ErrorCode.SERVICE_UNAVAILABLE);
   }

@@ -3,6 +3,7 @@ import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, VaultError, type RpcErrorPayload } from '@vault/contracts';
 import { throwError, type Observable } from 'rxjs';
 import { ZodError } from 'zod';
+import { isStoreUnavailable } from './store-unavailable';
 
 /** Turns anything a handler throws into the `{code, message, extra}` RPC error payload. */
 export function toRpcErrorPayload(error: unknown): RpcErrorPayload {
@@ -15,6 +16,8 @@ export function toRpcErrorPayload(error: unknown): RpcErrorPayload {
     const issue = error.issues[0];
     return new VaultError(ErrorCode.VALIDATION_FAILED, issue?.message).toPayload();
   }
+  // PostgreSQL or Redis is down or restarting: the request may be tried again (docs/operations.md).
+  if (isStoreUnavailable(error)) return new VaultError(ErrorCode.SERVICE_UNAVAILABLE).toPayload();
   return new VaultError(ErrorCode.INTERNAL).toPayload();
 }
 
@@ -28,6 +31,11 @@ export class RpcDomainExceptionFilter implements RpcExceptionFilter {
     if (payload.code === ErrorCode.INTERNAL) {
       const err = exception instanceof Error ? exception : new Error(String(exception));
       this.logger.error(err.message, err.stack);
+    } else if (payload.code === ErrorCode.SERVICE_UNAVAILABLE && !(exception instanceof VaultError)) {
+      // A store is down: one line with its reason, no stack (it is not a bug).
+      this.logger.warn(
+        `A store is unavailable: ${exception instanceof Error ? exception.message : String(exception)}`,
+      );
     }
     return throwError(() => payload);
   }

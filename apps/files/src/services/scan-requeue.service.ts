@@ -1,0 +1,113 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type Redis from 'ioredis';
+import { DataSource, type Repository } from 'typeorm';
+import { FileEntity } from '../entities/file.entity';
+import { toScanJob } from '../mappers/file.mapper';
+import { FILES_REDIS } from '../repositories/connections';
+import { QueuesRepository } from '../repositories/queues.repository';
+
+/** How often every replica looks for lost scans, and how old a pending verdict must be then. */
+export const SCAN_REQUEUE = { everyMs: 5 * 60_000, minAgeMs: 5 * 60_000, batch: 500 } as const;
+
+/**
+ * Scans queued and then lost: the scan queue lives in Redis, and a Redis that keeps nothing on disk
+ * (or a failover, or a Redis down when upload-complete tried to queue) loses it, which would leave
+ * those files `pending` for ever. So the scans of stored files still pending are queued again (as
+ * `npm run restore` does): at start, each time the service's Redis connection comes back, and every
+ * 5 minutes for verdicts pending over 5 minutes. A scan job's id is its file's, so a scan still
+ * queued or running is left as it is; a verdict already on its way only costs a second scan, whose
+ * verdict is the same. A fingerprint check a lost job carried (the opt-in malware fingerprint) is
+ * not repeated: the fingerprint was never stored.
+ */
+@Injectable()
+export class ScanRequeueService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ScanRequeueService.name);
+  private readonly files: Repository<FileEntity>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly onReconnect = () => this.sweep(0, 'Redis is back');
+
+  constructor(
+    dataSource: DataSource,
+    private readonly queues: QueuesRepository,
+    @Inject(FILES_REDIS) private readonly redis: Redis,
+  ) {
+    this.files = dataSource.getRepository(FileEntity);
+  }
+
+  onApplicationBootstrap(): void {
+    // The client was ready before this service was built: every later 'ready' is a reconnection.
+    this.redis.on('ready', this.onReconnect);
+    this.timer = setInterval(() => this.sweep(SCAN_REQUEUE.minAgeMs, 'periodic check'), SCAN_REQUEUE.everyMs);
+    this.timer.unref();
+    this.sweep(0, 'start');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.redis.off('ready', this.onReconnect);
+    await this.running;
+  }
+
+  /** One sweep at a time; a failed one is logged and the next occasion tries again. */
+  private sweep(minAgeMs: number, reason: string): void {
+    if (this.running) return;
+    this.running = this.requeuePending(minAgeMs, reason)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `Could not queue pending scans again (${reason}): ${error instanceof Error ? error.message : error}`,
+        ),
+      )
+      .finally(() => (this.running = undefined));
+  }
+
+  /** Queues the scan of every stored file whose verdict has been pending for `minAgeMs`, oldest first. */
+  async requeuePending(minAgeMs: number, reason: string): Promise<number> {
+    let queued = 0;
+    let after: { uploadedAt: Date; id: string } | undefined;
+    for (;;) {
+      const query = this.files
+        .createQueryBuilder('f')
+        .select([
+          'f.id',
+          'f.ownerId',
+          'f.storageType',
+          'f.objectKey',
+          'f.size',
+          'f.encryptedSize',
+          'f.chunkSize',
+        ])
+        .addSelect('f.uploadedAt')
+        .where('f.status = :active AND f.virus_scan_result = :pending', {
+          active: 'active',
+          pending: 'pending',
+        })
+        .andWhere('f.uploaded_at <= :before', { before: new Date(Date.now() - minAgeMs) })
+        .orderBy('f.uploaded_at')
+        .addOrderBy('f.id')
+        .limit(SCAN_REQUEUE.batch);
+      if (after) {
+        query.andWhere('(f.uploaded_at, f.id) > (:at, :id)', { at: after.uploadedAt, id: after.id });
+      }
+      const batch = await query.getMany();
+      for (const file of batch) await this.queues.queueScan(toScanJob(file));
+      queued += batch.length;
+      const last = batch[batch.length - 1];
+      if (!last?.uploadedAt || batch.length < SCAN_REQUEUE.batch) break;
+      after = { uploadedAt: last.uploadedAt, id: last.id };
+    }
+    if (queued > 0) {
+      this.logger.log(
+        `Queued the scans of ${queued} file(s) still pending (${reason}); those still queued were left as they were`,
+      );
+    }
+    return queued;
+  }
+}

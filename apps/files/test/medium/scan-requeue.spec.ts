@@ -1,0 +1,57 @@
+import { SCAN_QUEUE } from '@vault/contracts';
+import { ScanRequeueService } from '../../src/services/scan-requeue.service';
+import { startFilesTestApp, testAppPerFile, uploadBody } from './support/files-test-app';
+
+describe(`${ScanRequeueService.name}: scans lost with the queue are queued again`, () => {
+  const t = testAppPerFile(() => startFilesTestApp('scan-requeue'));
+  const scans = () => t.queue(SCAN_QUEUE);
+  const requeue = () => t.service.app.get(ScanRequeueService);
+
+  it('queues the scan of a stored file still pending whose job is gone, once', async () => {
+    const u = await t.user();
+    const { file } = await t.upload(u, 'local');
+    // What a Redis that comes back empty leaves: the verdict pending, no job.
+    await scans().remove(file.id);
+    expect(await scans().getJob(file.id)).toBeUndefined();
+
+    expect(await requeue().requeuePending(0, 'test')).toBeGreaterThanOrEqual(1);
+    const job = await scans().getJob(file.id);
+    expect(job?.data).toMatchObject({ fileId: file.id, ownerId: u.auth.userId, storageType: 'local' });
+    expect(job?.data).not.toHaveProperty('plaintextSha256');
+
+    // Again: the job id is the file's, so nothing more is queued.
+    await requeue().requeuePending(0, 'test');
+    expect(
+      (await scans().getJobs(['waiting', 'delayed', 'active'])).filter((j) => j.id === file.id),
+    ).toHaveLength(1);
+  });
+
+  it('leaves files with a verdict, pending uploads and verdicts younger than the age asked for', async () => {
+    const u = await t.user();
+    const { file: scanned } = await t.upload(u, 'local');
+    const { file: young } = await t.upload(u, 'local');
+    const unfinished = uploadBody(2_000, 'local');
+    await t.startUpload(u, unfinished);
+    await t.pg.query(
+      `UPDATE files.files SET virus_scan_result = 'clean', virus_scanned = true WHERE id = $1`,
+      [scanned.id],
+    );
+    await scans().remove(scanned.id);
+    await scans().remove(young.id);
+
+    await requeue().requeuePending(60_000, 'test');
+    expect(await scans().getJob(scanned.id)).toBeUndefined();
+    expect(await scans().getJob(young.id)).toBeUndefined();
+    await t.pg.query(`UPDATE files.files SET uploaded_at = now() - interval '2 minutes' WHERE id = $1`, [
+      young.id,
+    ]);
+    await requeue().requeuePending(60_000, 'test');
+    await t.pg.query(`UPDATE files.files SET created_at = now() - interval '2 minutes' WHERE id = $1`, [
+      unfinished.fileId,
+    ]);
+    await requeue().requeuePending(0, 'test');
+    expect(await scans().getJob(young.id)).toBeDefined();
+    expect(await scans().getJob(scanned.id)).toBeUndefined();
+    expect(await scans().getJob(unfinished.fileId)).toBeUndefined();
+  });
+});
