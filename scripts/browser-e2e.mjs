@@ -13,6 +13,7 @@ const allSpecs = [
   'apps/e2e/browser/notes-ui.mjs',
   'apps/e2e/browser/zero-knowledge-ui.mjs',
   'apps/e2e/browser/files-ui.mjs',
+  'apps/e2e/browser/hostile-server-ui.mjs',
   'apps/e2e/browser/recovery-ui.mjs',
   'apps/e2e/browser/settings-ui.mjs',
   'apps/e2e/browser/signin-2fa-ui.mjs',

@@ -157,7 +157,9 @@ async function run(
       try {
         chunk = await body.read();
       } catch (error) {
-        sourceError = error;
+        // A read that fails because this job aborted the fetch (the decryptor refused the bytes,
+        // or the page cancelled) is not the network's fault: the refusal is the reason to report.
+        if (!job.controller.signal.aborted) sourceError = error;
         await writer.abort(error).catch(() => undefined);
         return;
       }

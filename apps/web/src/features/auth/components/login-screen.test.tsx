@@ -1,8 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KDF_REFUSED_MESSAGES } from '../../../lib/session/prelogin';
 import { STORAGE_KEYS } from '../../../lib/storage';
+import { wrongPasswordError } from '../../../testing/fake-crypto';
 import { FakeServer, TEST_USER, TEST_VAULT, fakeJwt, json } from '../../../testing/fake-server';
 import { renderApp } from '../../../testing/render-app';
+import { VAULT_KEY_REFUSED } from '../hooks/use-complete-sign-in';
 
 const PRELOGIN = { salt: TEST_VAULT.salt, kdfParams: TEST_VAULT.kdfParams };
 const SESSION = { access: fakeJwt('login'), user: TEST_USER, wrappedVaultKey: TEST_VAULT.wrappedVaultKey };
@@ -260,5 +263,39 @@ describe('sign-in screen', () => {
     expect(app.storage.get(STORAGE_KEYS.savedUser)).toBeNull();
     await app.user.type(input, '123456');
     await verifyCodeAndOpen(app);
+  });
+
+  // A hostile server (docs/threat-model.md): prelogin parameters outside the protocol's range are
+  // refused before the password reaches the KDF, and nothing derived from it is sent.
+  it.each([
+    ['weak', { kdf: 'argon2id', memoryKiB: 1024, iterations: 1, parallelism: 1 }],
+    ['weak', { kdf: 'pbkdf2-sha256', iterations: 1000 }],
+    ['costly', { kdf: 'argon2id', memoryKiB: 64 * 1048576, iterations: 3, parallelism: 4 }],
+    ['costly', { kdf: 'pbkdf2-sha256', iterations: 2_000_000_000 }],
+    ['unknown', { kdf: 'scrypt', N: 16384, r: 8, p: 1 }],
+  ] as const)(
+    'refuses %s KDF parameters %j from prelogin before deriving anything',
+    async (reason, kdfParams) => {
+      const srv = server()
+        .on('POST /api/auth/prelogin', () => json(200, { ...PRELOGIN, kdfParams }))
+        .on('POST /api/auth/login', () => json(200, SESSION));
+      const app = await renderApp({ path: '/login', server: srv });
+      await fillAndSubmit(app, 'alice', 'Correct-horse-1');
+      expect((await screen.findByRole('alert')).textContent).toBe(KDF_REFUSED_MESSAGES[reason]);
+      expect(app.crypto.calls).not.toContain('prepareLogin');
+      expect(app.server.calls('POST /api/auth/login')).toHaveLength(0);
+    },
+  );
+
+  it("refuses a sign-in answer whose vault key does not open with the password (another account's)", async () => {
+    const srv = server().on('POST /api/auth/login', () => json(200, SESSION));
+    const app = await renderApp({ path: '/login', server: srv });
+    app.crypto.openVaultKey = async () => {
+      throw wrongPasswordError();
+    };
+    await fillAndSubmit(app, 'alice', 'Correct-horse-1');
+    expect((await screen.findByRole('alert')).textContent).toBe(VAULT_KEY_REFUSED);
+    expect(app.router.state.location.pathname).toBe('/login');
+    expect(app.services.session.getState().vaultKey).toBeNull();
   });
 });

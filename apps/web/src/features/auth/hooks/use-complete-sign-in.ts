@@ -3,6 +3,14 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSessionStore } from '../../../lib/session/session-context';
 import { useCrypto } from '../../../workers/crypto-context';
+import { isWrongPassword } from '../../../workers/crypto-service';
+
+/**
+ * The server took the password's authKey, so the password is right: a vault key that does not open
+ * with it was changed on the server, or is another account's (docs/threat-model.md).
+ */
+export const VAULT_KEY_REFUSED =
+  'The server accepted your password but sent a vault key that does not open with it (changed, or another account’s). Nothing was unlocked.';
 
 /** Opens the vault key with the sign-in's wrapping key, then stores the user and goes to /vault. */
 export function useCompleteSignIn() {
@@ -11,7 +19,13 @@ export function useCompleteSignIn() {
   const navigate = useNavigate();
 
   const openKey = useCallback(
-    (handle: string, answer: AuthResponse) => crypto.openVaultKey(handle, answer.wrappedVaultKey),
+    async (handle: string, answer: AuthResponse) => {
+      try {
+        return await crypto.openVaultKey(handle, answer.wrappedVaultKey);
+      } catch (error) {
+        throw isWrongPassword(error) ? new Error(VAULT_KEY_REFUSED) : error;
+      }
+    },
     [crypto],
   );
 

@@ -109,6 +109,9 @@ export const FileCard = memo(function FileCard({
             </>
           ) : null}
         </p>
+        {file.status === 'failed' ? (
+          <p className="file-card__failed">{FILE_MESSAGES.metadataFailed}</p>
+        ) : null}
         <CardTags className="file-card__tags" shown={shown} more={more} />
         <div className="file-card__status">
           <ScanBadge dto={file.dto} />

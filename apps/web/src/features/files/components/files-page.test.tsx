@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeFilesApi, makeVaultKey, renderFiles, sealFile } from '../testing/files-harness';
 import { formatFileDate } from '../utils/file-format';
+import { FILE_MESSAGES } from '../utils/file-rules';
 import { FilesRoute } from './files-page';
 import { SCAN_TEXT } from './scan-badge';
 
@@ -118,6 +119,10 @@ describe('FilesPage (File Vault)', () => {
     expect(
       within(card('Encrypted File')).getByRole('button', { name: 'Preview Encrypted File' }),
     ).toHaveProperty('disabled', true);
+    // Said plainly on the card, not only by its icon; nothing of the other key's file shows.
+    expect(within(card('Encrypted File')).getByText(FILE_MESSAGES.metadataFailed)).toBeTruthy();
+    expect(screen.queryByText('foreign.txt')).toBeNull();
+    expect(within(card('mine.txt')).queryByText(FILE_MESSAGES.metadataFailed)).toBeNull();
   });
 
   it("searches the decrypted names case-insensitively ('Search files...'), with 'No files match your search'", async () => {

@@ -14,6 +14,9 @@ export const FILE_MESSAGES = {
   confirmDelete: 'Are you sure you want to delete this file? It will be moved to trash.',
   infected: 'File is infected and cannot be downloaded',
   encryptedFile: 'Encrypted File',
+  /** Under 'Encrypted File': why there is no name (not in the spec). */
+  metadataFailed:
+    'Its name and type could not be decrypted with your vault key: they were changed on the server, or sealed under another key.',
   invalidName: 'Invalid encrypted name',
 } as const;
 

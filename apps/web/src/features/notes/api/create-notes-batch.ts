@@ -3,6 +3,7 @@ import type { ApiClient } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import { parseResponse } from '../../../lib/parse-response';
 import type { SealedNoteFields } from '../../../workers/notes-messages';
+import { requireSameNote } from './same-note';
 
 /** One note of a batch: sealed, with an import's `createdAt` and `updatedAt` (both or neither). */
 export type BatchNote = SealedNoteFields & { createdAt?: string; updatedAt?: string };
@@ -29,10 +30,9 @@ export async function createNotesBatch(api: ApiClient, notes: readonly BatchNote
     })),
   });
   const saved = parseResponse(createNoteBatchResponseSchema, data).notes;
-  if (saved.length !== notes.length || saved.some((n, i) => n.id !== notes[i]!.id)) {
-    throw new ApiError(502, 'Unexpected response from server');
-  }
-  return saved;
+  if (saved.length !== notes.length) throw new ApiError(502, 'Unexpected response from server');
+  // Each answer is the note sent in its place (the import shows the plaintext under that id).
+  return saved.map((note, i) => requireSameNote(notes[i]!, note));
 }
 
 /** The ids a batch's 409 names as taken (empty when the answer names none). */

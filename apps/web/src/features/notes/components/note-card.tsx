@@ -54,19 +54,37 @@ export const NoteCard = memo(function NoteCard({ note, onOpen }: NoteCardProps) 
 
 export interface FailedNoteCardProps {
   item: Extract<NoteItem, { kind: 'failed' }>;
+  /** The account has a vault key from before an access reset (useNoteTotals' `lockedPossible`). */
+  lockedPossible: boolean;
   onDelete: (id: string) => void;
 }
 
-/** A note sealed under a vault key from before an access reset: locked rather than broken. */
-export function isLockedNote(item: Extract<NoteItem, { kind: 'failed' }>): boolean {
-  return isLockedNoteError(item.error);
+/**
+ * A note sealed under a vault key from before an access reset: locked rather than broken. Only
+ * an account that has such a key can have one; otherwise a key that does not open was changed or
+ * swapped on the server, and the note failed like any other.
+ */
+export function isLockedNote(item: Extract<NoteItem, { kind: 'failed' }>, lockedPossible: boolean): boolean {
+  return lockedPossible && isLockedNoteError(item.error);
 }
 
-/** A note that could not be decrypted: said plainly; it can still be moved to the trash. */
-export const FailedNoteCard = memo(function FailedNoteCard({ item, onDelete }: FailedNoteCardProps) {
+/** Why a note that is not locked is not shown. */
+function failureText(item: Extract<NoteItem, { kind: 'failed' }>): string {
+  if (item.rolledBack) {
+    return 'The server sent an older version of this note than this page already showed, so it is not shown. The note may have been rolled back on the server.';
+  }
+  return 'This note could not be decrypted with your vault key. It may be damaged, or it was changed or sealed under another key.';
+}
+
+/** A note that could not be decrypted (or was refused): said plainly; it can still be moved to the trash. */
+export const FailedNoteCard = memo(function FailedNoteCard({
+  item,
+  lockedPossible,
+  onDelete,
+}: FailedNoteCardProps) {
   const date = cardDate(item.sealed);
   const titleId = `note-${item.id}-title`;
-  const locked = isLockedNote(item);
+  const locked = isLockedNote(item, lockedPossible);
   return (
     <article
       className="note-card note-card--failed"
@@ -82,7 +100,8 @@ export const FailedNoteCard = memo(function FailedNoteCard({ item, onDelete }: F
             </>
           ) : (
             <>
-              <AlertIcon width={16} height={16} /> {NOTE_MESSAGES.decryptFailed}
+              <AlertIcon width={16} height={16} />{' '}
+              {item.rolledBack ? NOTE_MESSAGES.olderVersion : NOTE_MESSAGES.decryptFailed}
             </>
           )}
         </h3>
@@ -90,7 +109,7 @@ export const FailedNoteCard = memo(function FailedNoteCard({ item, onDelete }: F
       <p className="note-card__preview">
         {locked
           ? 'This note is sealed with your vault key from before your account reset. Enter your old password to unlock it.'
-          : 'This note could not be decrypted with your vault key. It may be damaged, or it was sealed under another key.'}
+          : failureText(item)}
       </p>
       <footer className="note-card__footer">
         {date ? <time dateTime={item.sealed.updatedAt}>{date}</time> : <span />}

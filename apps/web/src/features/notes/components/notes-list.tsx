@@ -11,6 +11,8 @@ export interface NotesListProps {
   /** The notes counted in the heading, and the locked ones said apart (useNoteTotals). */
   opened: number;
   locked: number;
+  /** The account has a vault key from before an access reset: a note whose key fails is locked. */
+  lockedPossible: boolean;
   filtersActive: boolean;
   filteredCount: number;
   decryptingCount: number;
@@ -33,6 +35,7 @@ export interface NotesListProps {
 export function NotesList({
   opened,
   locked,
+  lockedPossible,
   filtersActive,
   filteredCount,
   decryptingCount,
@@ -98,7 +101,12 @@ export function NotesList({
               item.kind === 'decrypted' ? (
                 <NoteCard key={item.id} note={item.note} onOpen={onOpen} />
               ) : item.kind === 'failed' ? (
-                <FailedNoteCard key={item.id} item={item} onDelete={onDeleteFailed} />
+                <FailedNoteCard
+                  key={item.id}
+                  item={item}
+                  lockedPossible={lockedPossible}
+                  onDelete={onDeleteFailed}
+                />
               ) : null,
             )}
           </div>

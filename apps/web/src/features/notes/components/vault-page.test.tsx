@@ -1,7 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeNotesApi, renderNotes, sealMany, sealNote } from '../testing/notes-harness';
+import { FakeNotesApi, LEGACY_KEY, renderNotes, sealMany, sealNote } from '../testing/notes-harness';
 import { makeVaultKey } from '../testing/notes-harness';
+import { TEST_USER, json } from '../../../testing/fake-server';
+import { NOTE_ANSWER_MISMATCH } from '../api/same-note';
+import { noteFreshnessFor } from '../state/note-freshness';
 import { formatNoteDate } from '../utils/note-format';
 import { VaultPage } from './vault-page';
 
@@ -214,10 +217,12 @@ describe('VaultPage', () => {
   it('a note sealed under another vault key (before an access reset) shows as locked, not as an error', async () => {
     await setup(async (key) => {
       const other = await makeVaultKey();
-      return new FakeNotesApi([
+      const api = new FakeNotesApi([
         await sealNote(key, { title: 'Readable' }, updatedOn('2026-03-02')),
         await sealNote(other, { title: 'Foreign' }, updatedOn('2026-03-01')),
       ]);
+      api.legacyKeys = [LEGACY_KEY];
+      return api;
     });
     expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Locked note' })).toBeTruthy();
@@ -229,6 +234,22 @@ describe('VaultPage', () => {
     expect(screen.getByText('1 locked', { exact: false, selector: '.vault-notes__locked' })).toBeTruthy();
     const totals = screen.getByText('Total notes').closest('div')!;
     expect(totals.querySelector('dd')?.textContent).toBe('2');
+  });
+
+  it("without a key from before a reset, a note whose key does not open was tampered with: 'Failed to decrypt note', not locked", async () => {
+    // A hostile server: the second note is served with the first one's wrapped key.
+    await setup(async (key) => {
+      const readable = await sealNote(key, { title: 'Readable' }, updatedOn('2026-03-02'));
+      const victim = await sealNote(key, { title: 'Victim' }, updatedOn('2026-03-01'));
+      return new FakeNotesApi([readable, { ...victim, wrappedDEK: readable.wrappedDEK }]);
+    });
+    expect(await screen.findByRole('button', { name: 'Readable' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Failed to decrypt note' })).toBeTruthy();
+    expect(screen.getByText(/It may be damaged, or it was changed or sealed under another key/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Locked note' })).toBeNull();
+    expect(screen.queryByText(/Enter your old password/)).toBeNull();
+    expect(screen.queryByText(/locked/)).toBeNull();
+    expect(screen.queryByText('Victim')).toBeNull();
   });
 
   it('creates a note: title required, tags, sealed body only, card and counts refreshed', async () => {
@@ -282,6 +303,58 @@ describe('VaultPage', () => {
     expect(JSON.stringify(put!.body)).not.toContain('New title');
     expect(await screen.findByRole('button', { name: 'New title' })).toBeTruthy();
     expect(screen.queryByText('keep')).toBeNull();
+  });
+
+  it('an edit answered with another note (a hostile server) is refused: that note keeps its own text', async () => {
+    class AnswersWithAnother extends FakeNotesApi {
+      protected override handle(route: string, req: { method: string; path: string; body: unknown }) {
+        const other = this.active.find((n) => !req.path.endsWith(n.id));
+        if (route === 'PUT /api/notes/:id' && other) return json(200, { note: other });
+        return super.handle(route, req as never);
+      }
+    }
+    const { user } = await setup(
+      async (key) =>
+        new AnswersWithAnother([
+          await sealNote(key, { title: 'Edited', content: 'before' }, updatedOn('2026-03-02')),
+          await sealNote(key, { title: 'Bystander', content: 'its own' }, updatedOn('2026-03-01')),
+        ]),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Edited' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Note' });
+    await user.clear(within(dialog).getByLabelText('Content'));
+    await user.type(within(dialog).getByLabelText('Content'), 'typed here');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Failed to save note');
+    expect(alert.textContent).toContain(NOTE_ANSWER_MISMATCH);
+    // The bystander's card does not take the typed text; the edited one is unchanged here.
+    const bystander = screen.getByRole('button', { name: 'Bystander' }).closest('article')!;
+    expect(bystander.textContent).toContain('its own');
+    expect(screen.getAllByText(/typed here/)).toHaveLength(1); // the dialog's field only
+    expect(screen.getByRole('button', { name: 'Edited' }).closest('article')!.textContent).toContain(
+      'before',
+    );
+  });
+
+  it('a note older than a version this page already showed is refused as a rollback, not shown', async () => {
+    await setup(async (key) => {
+      const note = await sealNote(
+        key,
+        { title: 'Rolled back', content: 'old words' },
+        updatedOn('2026-03-01'),
+      );
+      // This page showed a newer version of it before (an earlier unlock in the same page).
+      noteFreshnessFor(TEST_USER.id).record(note.id, '2026-03-05T00:00:00.000Z');
+      return new FakeNotesApi([note, await sealNote(key, { title: 'Current' }, updatedOn('2026-03-02'))]);
+    });
+    expect(await screen.findByRole('button', { name: 'Current' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Older version refused' })).toBeTruthy();
+    expect(
+      screen.getByText(/The server sent an older version of this note than this page already showed/),
+    ).toBeTruthy();
+    expect(screen.queryByText('Rolled back')).toBeNull();
+    expect(screen.queryByText('old words')).toBeNull();
   });
 
   it("deletes from the dialog after 'Are you sure you want to delete this note?'", async () => {

@@ -152,6 +152,7 @@ export function VaultPage({ banner }: { banner?: ReactNode }) {
           <NotesList
             opened={totals.opened}
             locked={totals.locked}
+            lockedPossible={totals.lockedPossible}
             filtersActive={filtersActive}
             filteredCount={shown.length}
             decryptingCount={snapshot.pendingCount}

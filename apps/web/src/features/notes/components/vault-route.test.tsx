@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
-import { FakeNotesApi, makeVaultKey, renderNotes, sealNote } from '../testing/notes-harness';
+import { FakeNotesApi, LEGACY_KEY, makeVaultKey, renderNotes, sealNote } from '../testing/notes-harness';
 
 /** The real route table and shell: the sidebar's counts follow every change made on the screens. */
 describe('notes in the app shell', () => {
@@ -52,6 +52,7 @@ describe('notes in the app shell', () => {
     // The only note is sealed under the vault key from before the reset: locked.
     const oldKey = await makeVaultKey();
     const api = new FakeNotesApi([await sealNote(oldKey, { title: 'Before the reset' })]);
+    api.legacyKeys = [LEGACY_KEY];
     await renderNotes(routes, { path: '/vault', api, vaultKey: key });
     expect(await screen.findByRole('heading', { name: 'Locked note' })).toBeTruthy();
     const sidebar = screen.getByRole('navigation', { name: 'Main' });
@@ -64,6 +65,7 @@ describe('notes in the app shell', () => {
       await sealNote(key, { title: 'New' }, { updatedAt: '2026-03-02T00:00:00.000Z' }),
       await sealNote(oldKey, { title: 'Old' }, { updatedAt: '2026-03-01T00:00:00.000Z' }),
     ]);
+    both.legacyKeys = [LEGACY_KEY];
     cleanup();
     await renderNotes(routes, { path: '/vault', api: both, vaultKey: key });
     expect(await screen.findByRole('button', { name: 'New' })).toBeTruthy();

@@ -4,6 +4,7 @@ import { liveFor, lostBy, renewFor } from '../../../lib/session/vault-bound';
 import type { NotesCrypto } from '../../../workers/notes-crypto';
 import { getNotesPage, type NotesPageQuery } from '../api/get-notes';
 import { withRateLimitRetry } from '../api/rate-limit';
+import { noteFreshnessFor } from './note-freshness';
 import { NotesPrefetch } from './notes-prefetch';
 import { NotesStore } from './notes-store';
 
@@ -66,6 +67,8 @@ export function notesStoreFor(session: SessionStore, api: ApiClient, crypto: Not
       vaultKey,
       crypto,
       fetchPage: (query) => prefetch?.take(query)?.catch(() => fetchPage(query)) ?? fetchPage(query),
+      // Outlives this store: the next unlock's list is checked against what this one showed.
+      freshness: noteFreshnessFor(user.id),
     });
     if (prefetch) made.onDispose(() => prefetch.stop());
     return made;

@@ -4,7 +4,8 @@ import { ApiError } from '../../../lib/api-error';
 import { InlineNotesCrypto, type NotesCrypto } from '../../../workers/notes-crypto';
 import type { NotesPageQuery } from '../api/get-notes';
 import { makeVaultKey, sealMany, sealNote } from '../testing/notes-harness';
-import { NotesStore, type NotesSnapshot, type NotesStoreOptions } from './notes-store';
+import { NoteFreshness } from './note-freshness';
+import { NotesStore, ROLLED_BACK_ERROR, type NotesSnapshot, type NotesStoreOptions } from './notes-store';
 
 /** Keyset pages over a fixed list, like the API: the cursor is the last id of the page. */
 function pager(all: NoteDto[]) {
@@ -313,5 +314,73 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     expect(store.getSnapshot()).toMatchObject({ items: [], decryptedCount: 0 });
     expect(store.getSnapshot().decrypted.size).toBe(0);
     expect(store.get('x')).toBeUndefined();
+  });
+});
+
+describe('NotesStore: a note older than one already shown (a rollback) is refused', () => {
+  const at = (day: string) => `2026-03-${day}T10:00:00.000Z`;
+
+  it('the next load with the same freshness refuses an older version, unopened; same or newer versions open', async () => {
+    const key = await makeVaultKey();
+    const freshness = new NoteFreshness();
+    const v1 = await sealNote(key, { title: 'First words' }, { createdAt: at('01'), updatedAt: at('01') });
+    const v2 = await sealNote(
+      key,
+      { title: 'Second words' },
+      { id: v1.id, createdAt: at('01'), updatedAt: at('02') },
+    );
+    const other = await sealNote(key, { title: 'Other' }, { updatedAt: at('03') });
+    const first = storeOver(key, pager([other, v2]).fetchPage, { freshness });
+    await first.whenComplete();
+    expect(first.getSnapshot().decryptedCount).toBe(2);
+    first.dispose();
+
+    // The server answers the first version again (its own date): it would open fine.
+    const crypto = new RecordingCrypto();
+    const again = storeOver(key, pager([other, v1]).fetchPage, { freshness, crypto });
+    await again.whenComplete();
+    const item = again.get(v1.id);
+    expect(item).toMatchObject({ kind: 'failed', error: ROLLED_BACK_ERROR, rolledBack: true });
+    expect(again.getSnapshot().decrypted.has(v1.id)).toBe(false);
+    expect(again.get(other.id)?.kind).toBe('decrypted');
+    // Never sent to the crypto: nothing of it is decrypted.
+    expect(crypto.batches.flat()).toEqual([other.id]);
+
+    // The version seen, and a newer one, open.
+    const same = storeOver(key, pager([other, v2]).fetchPage, { freshness });
+    await same.whenComplete();
+    expect(same.get(v2.id)?.kind).toBe('decrypted');
+    const v3 = await sealNote(
+      key,
+      { title: 'Third' },
+      { id: v1.id, createdAt: at('01'), updatedAt: at('04') },
+    );
+    const newer = storeOver(key, pager([v3, other]).fetchPage, { freshness });
+    await newer.whenComplete();
+    expect(newer.get(v1.id)?.kind).toBe('decrypted');
+  });
+
+  it('a version saved here counts as seen: the list may not answer the one before it', async () => {
+    const key = await makeVaultKey();
+    const freshness = new NoteFreshness();
+    const v1 = await sealNote(key, { title: 'Before' }, { updatedAt: at('01') });
+    const store = storeOver(key, pager([v1]).fetchPage, { freshness });
+    await store.whenComplete();
+    store.upsert({ ...v1, updatedAt: at('05') }, { title: 'After', content: '', tags: [] });
+    store.dispose();
+    const later = storeOver(key, pager([v1]).fetchPage, { freshness });
+    await later.whenComplete();
+    expect(later.get(v1.id)).toMatchObject({ kind: 'failed', rolledBack: true });
+  });
+
+  it('the limit: a page that has seen nothing (after a reload) opens the older version', async () => {
+    const key = await makeVaultKey();
+    const v1 = await sealNote(key, { title: 'Old' }, { updatedAt: at('01') });
+    const v2 = await sealNote(key, { title: 'New' }, { id: v1.id, updatedAt: at('02') });
+    const before = storeOver(key, pager([v2]).fetchPage, { freshness: new NoteFreshness() });
+    await before.whenComplete();
+    const reloaded = storeOver(key, pager([v1]).fetchPage, { freshness: new NoteFreshness() });
+    await reloaded.whenComplete();
+    expect(reloaded.get(v1.id)).toMatchObject({ kind: 'decrypted', note: { title: 'Old' } });
   });
 });

@@ -7,6 +7,7 @@ import { SnapshotStore } from '../../../lib/snapshot-store';
 import { FIRST_PAGE_SIZE, NEXT_PAGE_SIZE, type NotesPageQuery } from '../api/get-notes';
 import type { NoteFields } from '../types';
 import { isLockedNoteError } from '../utils/locked-note';
+import type { NoteFreshness } from './note-freshness';
 
 /** A note as the vault screen shows it: the decrypted fields plus the server's timestamps. */
 export interface DecryptedNote extends NoteFields {
@@ -17,7 +18,17 @@ export interface DecryptedNote extends NoteFields {
 export type NoteItem =
   | { kind: 'pending'; id: string; sealed: NoteDto }
   | { kind: 'decrypted'; id: string; sealed: NoteDto; note: DecryptedNote }
-  | { kind: 'failed'; id: string; sealed: NoteDto; error: string };
+  | {
+      kind: 'failed';
+      id: string;
+      sealed: NoteDto;
+      error: string;
+      /** Refused unopened: older than a version of this note the page already showed (NoteFreshness). */
+      rolledBack?: true;
+    };
+
+/** The error of a note refused as a rollback. */
+export const ROLLED_BACK_ERROR = 'The server sent an older version of this note than one already shown';
 
 export type NotesStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -51,6 +62,11 @@ export interface NotesStoreOptions {
   nextPageSize?: number;
   /** Notes decrypted per worker request after the first screen. */
   batchSize?: number;
+  /**
+   * The newest version of each note seen in this page: an older one from the server is refused
+   * (a rollback), and every note shown or saved here is recorded. Without it nothing is checked.
+   */
+  freshness?: NoteFreshness;
 }
 
 export function toDecrypted(
@@ -108,7 +124,8 @@ export const EMPTY_NOTES_SNAPSHOT: NotesSnapshot = Object.freeze({
  * the rest continues, and once more when everything is in. Fetching never waits for decryption.
  * User Timing marks 'vault:notes-first-batch' and 'vault:notes-complete' (bench/vault.bench.mjs).
  *
- * A note that cannot be decrypted becomes a 'failed' item; the others are unaffected.
+ * A note that cannot be decrypted becomes a 'failed' item; the others are unaffected. So does a
+ * note older than a version of it this page already showed (`freshness`: a rollback).
  */
 export class NotesStore extends SnapshotStore<NotesSnapshot> {
   private readonly entries = new Map<string, NoteItem>();
@@ -134,6 +151,7 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
   private readonly firstPageSize: number;
   private readonly nextPageSize: number;
   private readonly batchSize: number;
+  private readonly freshness: NoteFreshness | null;
 
   constructor(options: NotesStoreOptions) {
     super(EMPTY_NOTES_SNAPSHOT);
@@ -143,6 +161,7 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
     this.firstPageSize = options.firstPageSize ?? FIRST_PAGE_SIZE;
     this.nextPageSize = options.nextPageSize ?? NEXT_PAGE_SIZE;
     this.batchSize = options.batchSize ?? 250;
+    this.freshness = options.freshness ?? null;
   }
 
   /** `filtersOnly`: the notes did not change, so the lists are reused (no O(n) rebuild per keystroke). */
@@ -317,7 +336,9 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
     return fresh;
   }
 
-  private async decryptInto(batch: readonly NoteDto[]): Promise<void> {
+  private async decryptInto(all: readonly NoteDto[]): Promise<void> {
+    // An older version than one already shown is refused before it is opened: it would open fine.
+    const batch = this.freshness ? this.refuseRollbacks(all) : all;
     if (batch.length === 0) return;
     // The worker itself failed: every note of the batch is shown as failed, the rest go on.
     const outcomes = await outcomesOrFailed(batch, () => this.crypto.decryptBatch(this.vaultKey, batch));
@@ -331,10 +352,32 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
         const note = toDecrypted(sealed, outcome.note);
         this.decrypted.set(sealed.id, note);
         this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });
+        this.freshness?.record(sealed.id, sealed.updatedAt);
       } else {
         this.entries.set(sealed.id, { kind: 'failed', id: sealed.id, sealed, error: outcome.error });
       }
     }
+  }
+
+  /** Marks the notes of `batch` older than a version seen before as failed; returns the others. */
+  private refuseRollbacks(batch: readonly NoteDto[]): NoteDto[] {
+    const fresh: NoteDto[] = [];
+    for (const sealed of batch) {
+      if (!this.freshness?.isRolledBack(sealed.id, sealed.updatedAt)) {
+        fresh.push(sealed);
+        continue;
+      }
+      const current = this.entries.get(sealed.id);
+      if (current?.kind !== 'pending' || current.sealed !== sealed) continue;
+      this.entries.set(sealed.id, {
+        kind: 'failed',
+        id: sealed.id,
+        sealed,
+        error: ROLLED_BACK_ERROR,
+        rolledBack: true,
+      });
+    }
+    return fresh;
   }
 
   private place(id: string): void {
@@ -356,6 +399,7 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
   /** A note created or updated here: its sealed answer from the API and the plaintext that was sealed. */
   upsert(sealed: NoteDto, plain: NotePlain): DecryptedNote {
     const note = toDecrypted(sealed, plain);
+    this.freshness?.record(sealed.id, sealed.updatedAt);
     this.removed.delete(sealed.id);
     this.decrypted.set(sealed.id, note);
     this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });
@@ -370,6 +414,7 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
     const known = new Set(this.order);
     for (const { sealed, plain } of list) {
       const note = toDecrypted(sealed, plain);
+      this.freshness?.record(sealed.id, sealed.updatedAt);
       this.removed.delete(sealed.id);
       this.decrypted.set(sealed.id, note);
       this.entries.set(sealed.id, { kind: 'decrypted', id: sealed.id, sealed, note });

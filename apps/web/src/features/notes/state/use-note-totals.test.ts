@@ -15,12 +15,25 @@ function snapshot(over: Partial<NotesSnapshot> & { loaded?: number }): NotesSnap
 describe(noteTotals.name, () => {
   it('after an access reset: the locked note is counted, and said, wherever the count shows', () => {
     const s = snapshot({ complete: true, loaded: 1, failedCount: 1, lockedCount: 1 });
-    expect(noteTotals(s, { active: 1, deleted: 0 })).toEqual({
+    expect(noteTotals(s, { active: 1, deleted: 0 }, true)).toEqual({
       active: 1,
       opened: 1,
       locked: 1,
+      lockedPossible: true,
       deleted: 0,
       label: '1 note, 1 locked',
+    });
+  });
+
+  it('without a key from before a reset nothing is locked: a note whose key does not open was tampered with', () => {
+    const s = snapshot({ complete: true, loaded: 1, failedCount: 1, lockedCount: 1 });
+    expect(noteTotals(s, { active: 1, deleted: 0 })).toEqual({
+      active: 1,
+      opened: 1,
+      locked: 0,
+      lockedPossible: false,
+      deleted: 0,
+      label: '1 note',
     });
   });
 
@@ -41,7 +54,7 @@ describe(noteTotals.name, () => {
       lockedCount: 1,
       pendingCount: 500,
     });
-    expect(noteTotals(s, { active: 10_000, deleted: 0 })).toMatchObject({
+    expect(noteTotals(s, { active: 10_000, deleted: 0 }, true)).toMatchObject({
       active: 10_000,
       opened: 50,
       locked: 1,

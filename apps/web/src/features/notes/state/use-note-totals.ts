@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useHasLegacyKeys } from '../../../lib/legacy-keys';
 import { useNoteCounts, type NoteCounts } from '../../../lib/note-counts';
 import { useSession, useSessionStore } from '../../../lib/session/session-context';
 import { existingNotesStore, watchNotesStore } from './notes-registry';
@@ -23,6 +24,12 @@ export interface NoteTotals {
   opened: number;
   /** Of `active`: sealed under a vault key from before an access reset (known once they are loaded here). */
   locked: number;
+  /**
+   * The account has a vault key from before an access reset, so a note whose key does not open is
+   * locked. Without one nothing can be locked: such a note's key was changed or swapped on the
+   * server, and it is shown as a note that failed to decrypt (docs/threat-model.md).
+   */
+  lockedPossible: boolean;
   /** Notes in the trash (the server's count); undefined while it is not known. */
   deleted: number | undefined;
   /** The words for `active`: '3 notes', '1 note, 1 locked'. */
@@ -39,10 +46,14 @@ export function lockedSuffix(locked: number): string {
 /**
  * The rule. Once this device has loaded the whole list, its notes are the count (what the list
  * shows, at once after a change here); before, the server's count (never less than what is
- * already loaded); without it, the notes loaded so far once some are shown. Locked notes are
- * counted like any other and said apart, everywhere.
+ * already loaded); without it, the notes loaded so far once some are shown. Locked notes (only
+ * where `lockedPossible`) are counted like any other and said apart, everywhere.
  */
-export function noteTotals(snapshot: NotesSnapshot, counts: NoteCounts | undefined): NoteTotals {
+export function noteTotals(
+  snapshot: NotesSnapshot,
+  counts: NoteCounts | undefined,
+  lockedPossible = false,
+): NoteTotals {
   const loaded = snapshot.items.length;
   const active = snapshot.complete
     ? loaded
@@ -51,11 +62,12 @@ export function noteTotals(snapshot: NotesSnapshot, counts: NoteCounts | undefin
       : snapshot.status === 'ready'
         ? loaded
         : undefined;
-  const locked = snapshot.lockedCount;
+  const locked = lockedPossible ? snapshot.lockedCount : 0;
   return {
     active,
     opened: snapshot.decryptedCount + snapshot.failedCount,
     locked,
+    lockedPossible,
     deleted: counts?.deleted,
     label: active === undefined ? undefined : `${plural(active)}${lockedSuffix(locked)}`,
   };
@@ -73,11 +85,18 @@ function useExistingNotesStore(): NotesStore | null {
   return useSyncExternalStore(subscribe, get, get);
 }
 
-/** The notes totals (noteTotals) from the notes store and GET /api/notes/counts, and that query. */
+/**
+ * The notes totals (noteTotals) from the notes store, GET /api/notes/counts and whether the
+ * account has legacy keys (GET /api/auth/legacy-keys), and the counts query.
+ */
 export function useNoteTotals(enabled = true) {
   const store = useExistingNotesStore();
   const snapshot = useNotesSnapshot(store);
   const counts = useNoteCounts(enabled);
-  const totals = useMemo(() => noteTotals(snapshot, counts.data), [snapshot, counts.data]);
+  const lockedPossible = useHasLegacyKeys(enabled);
+  const totals = useMemo(
+    () => noteTotals(snapshot, counts.data, lockedPossible),
+    [snapshot, counts.data, lockedPossible],
+  );
   return { ...totals, snapshot, counts };
 }

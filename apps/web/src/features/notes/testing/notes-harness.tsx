@@ -1,4 +1,4 @@
-import type { NoteDto } from '@vault/contracts';
+import type { LegacyKeyDto, NoteDto } from '@vault/contracts';
 import { encryptNote, importVaultKey, isSealed, newItemId, randomBytes } from '@vault/crypto';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -51,6 +51,18 @@ export async function sealNote(
   };
 }
 
+/**
+ * A vault key from before an access reset, as GET /api/auth/legacy-keys lists it: with one, a note
+ * whose key does not open under the current vault key is locked rather than failed.
+ */
+export const LEGACY_KEY: LegacyKeyDto = {
+  id: '7d3c8a52-9f1e-4b6a-8c2d-5e4f3a2b1c0d',
+  wrappedVaultKey: `${'ab'.repeat(48)}:${'cd'.repeat(12)}`,
+  salt: TEST_VAULT.salt,
+  kdfParams: TEST_VAULT.kdfParams,
+  createdAt: '2026-02-01T10:00:00.000Z',
+};
+
 /** Many notes at once, newest first: note i is updated i minutes before `base`. */
 export async function sealMany(
   key: CryptoKey,
@@ -75,13 +87,14 @@ interface FakeRequest {
 
 /**
  * The notes API of the gateway, in memory, at the fetch level: keyset pages (newest updatedAt
- * first, a cursor per page), the trash, counts, idempotent create (single and batch), and
- * `GET /api/auth/me`.
+ * first, a cursor per page), the trash, counts, idempotent create (single and batch),
+ * `GET /api/auth/me` and `GET /api/auth/legacy-keys` (`legacyKeys`, none unless a test sets them).
  * Every request is recorded; `fail` scripts an error answer for a route.
  */
 export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
   active: NoteDto[] = [];
   deleted: NoteDto[] = [];
+  legacyKeys: LegacyKeyDto[] = [];
   /** The service's stored_order: notes created here count up; the ones given at the start are 0. */
   private readonly storedOrder = new Map<string, number>();
 
@@ -139,6 +152,8 @@ export class FakeNotesApi extends FakeRouteApi<FakeRequest> {
     switch (route) {
       case 'GET /api/auth/me':
         return json(200, { user: TEST_USER, vault: TEST_VAULT });
+      case 'GET /api/auth/legacy-keys':
+        return json(200, { keys: this.legacyKeys });
       case 'GET /api/notes/counts':
         return json(200, { active: this.active.length, deleted: this.deleted.length });
       case 'GET /api/files/counts':

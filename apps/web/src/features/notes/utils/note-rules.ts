@@ -7,6 +7,8 @@ export const NOTE_MESSAGES = {
   encryptFailed: 'Failed to encrypt note',
   deleteFailed: 'Failed to delete note',
   decryptFailed: 'Failed to decrypt note',
+  /** A version older than one already shown (a rollback), refused: not in the spec. */
+  olderVersion: 'Older version refused',
 } as const;
 
 export interface NoteDraft {

@@ -1,11 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Banner, ErrorBanner } from '../../../components/banner';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { PasswordInput } from '../../../components/password-input';
 import { useApiClient } from '../../../lib/api-context';
+import { useLegacyKeys } from '../../../lib/legacy-keys';
 import { useSession } from '../../../lib/session/session-context';
-import { getLegacyKeys, type LegacyKey } from '../api/legacy-keys';
 import {
   WrongOldPasswordError,
   unlockLegacyItems,
@@ -57,26 +57,20 @@ export function LegacyKeysBanner({
   const api = useApiClient();
   const crypto = useRecoveryCrypto();
   const { vaultKey } = useSession();
-  const [keys, setKeys] = useState<LegacyKey[]>([]);
+  // Shared with the notes (which call a note locked only when there is such a key). A failed
+  // answer shows no notice (better than a wrong one), and the next visit asks again.
+  const legacy = useLegacyKeys(Boolean(vaultKey));
+  const [removed, setRemoved] = useState<readonly string[]>([]);
+  const keys = useMemo(
+    () => (legacy.data?.keys ?? []).filter((k) => !removed.includes(k.id)),
+    [legacy.data, removed],
+  );
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const formId = `legacy-unlock-${useId()}`;
-
-  useEffect(() => {
-    if (!vaultKey) return;
-    const controller = new AbortController();
-    getLegacyKeys(api, controller.signal).then(
-      (found) => {
-        if (!controller.signal.aborted) setKeys(found);
-      },
-      // No notice is better than a wrong one; the next visit asks again.
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [vaultKey, api]);
 
   if (!crypto || (keys.length === 0 && !done)) return null;
 
@@ -100,7 +94,7 @@ export function LegacyKeysBanner({
       const result = await unlockLegacyItems({ api, crypto, vaultKey, keys, password });
       await onUnlocked(result);
       setDone(summary(result));
-      setKeys((all) => all.filter((k) => !result.deletedKeys.includes(k.id)));
+      setRemoved((gone) => [...gone, ...result.deletedKeys]);
       setOpen(false);
       setPassword('');
     } catch (e) {

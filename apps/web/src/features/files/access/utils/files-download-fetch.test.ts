@@ -18,6 +18,11 @@ interface Served {
   status?: number;
   /** Fail the body after this many bytes (a dropped connection). */
   failAfter?: number;
+  /**
+   * Keep the connection open after the last byte until the fetch is aborted, whose pending read
+   * then fails with an AbortError, as a real fetch's does.
+   */
+  holdOpen?: boolean;
 }
 
 /** A storage stand-in: the bytes in 10 000-byte pieces; records the request and whether it was cancelled. */
@@ -34,8 +39,15 @@ function storage(bytes: Uint8Array, served: Served = {}) {
           return;
         }
         if (offset >= bytes.length) {
-          controller.close();
-          return;
+          if (!served.holdOpen) return controller.close();
+          return new Promise<void>((resolve) => {
+            const fail = () => {
+              controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+              resolve();
+            };
+            if (init?.signal?.aborted) fail();
+            else init?.signal?.addEventListener('abort', fail, { once: true });
+          });
         }
         controller.enqueue(bytes.slice(offset, offset + 10_000));
         offset += 10_000;
@@ -148,6 +160,23 @@ describe('fetchDecrypt: the worker fetches, decrypts, and transfers verified pla
     // shows after the last chunk); the caller aborts its sink, so no file is presented as good.
     if (code === 'STREAM_EXTENDED') expect(sink.bytes().length).toBeLessThanOrEqual(big.length);
     else expect(sink.bytes().length).toBeLessThan(big.length);
+  });
+
+  it('bytes after the end on a connection still open are STREAM_EXTENDED, not a network failure', async () => {
+    // The decryptor refuses the excess while the body has not ended; this job then aborts the
+    // fetch, and the read that fails because of that abort must not be taken for the cause.
+    const { vaultKey, params, ciphertext } = await sealFileContent(big);
+    const served = storage(concatBytes([ciphertext, new Uint8Array(32)]), { holdOpen: true });
+    const crypto = new WorkerFilesDownloadCrypto(() => channelWorker(served.fetchImpl));
+    const run = crypto.fetchDecrypt(
+      vaultKey,
+      params,
+      URL_,
+      collector().handlers,
+      new AbortController().signal,
+    );
+    await expect(run).rejects.toMatchObject({ phase: 'stream', code: 'STREAM_EXTENDED' });
+    crypto.terminate();
   });
 
   it('reports the storage status, a dropped connection, and a key that does not open', async () => {
