@@ -8,7 +8,7 @@
 //
 //   node bench/load.bench.mjs --base http://127.0.0.1:8080 --database-url postgres://... \
 //     --auth-port 4001 --notes-port 4002 --files-port 4003 --admin-port 4004 \
-//     [--connections 1,10,50,100] [--per-connection 8] [--rounds 2] [--notes 1000] [--only notes-list,me]
+//     [--connections 1,10,50,100] [--seconds 10] [--rounds 2] [--notes 1000] [--only notes-list,me]
 //     [--rate-limited] [--json out.json]
 //
 // scripts/bench.mjs starts a private stack with the rate limits raised; `--rate-limited` instead
@@ -41,7 +41,7 @@ function parseArgs(argv) {
     filesPort: 4003,
     adminPort: 4004,
     connections: '1,10,50,100',
-    perConnection: 8,
+    seconds: 10,
     rounds: 2,
     notes: 1000,
     only: SCENARIOS.join(','),
@@ -61,7 +61,7 @@ function parseArgs(argv) {
       '--files-port': ['filesPort', Number],
       '--admin-port': ['adminPort', Number],
       '--connections': ['connections', list],
-      '--per-connection': ['perConnection', Number],
+      '--seconds': ['seconds', Number],
       '--rounds': ['rounds', Number],
       '--notes': ['notes', Number],
       '--only': ['only', list],
@@ -88,16 +88,15 @@ function contextOf(access) {
 
 /**
  * The same closed loop as autocannon's, for a call that is not HTTP: `connections` callers, each
- * sending its next call when the last one answered, `amount` calls in all. Counts errors by kind.
+ * sending its next call when the last one answered, for `seconds`. Counts errors by kind.
  */
-async function closedLoop(connections, amount, fire) {
+async function closedLoop(connections, seconds, fire) {
   const latencies = [];
   const errors = {};
-  let sent = 0;
+  const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
   async function caller() {
-    while (sent < amount) {
-      sent += 1;
+    while (performance.now() < until) {
       const started = performance.now();
       try {
         await fire();
@@ -112,16 +111,12 @@ async function closedLoop(connections, amount, fire) {
   return { latencies, errors, seconds: (performance.now() - t0) / 1000 };
 }
 
-/**
- * An autocannon run of `amount` requests (a count, not a duration: on a busy machine a slow call
- * at 100 connections may not finish one round in seconds), summed up as closedLoop's.
- */
-async function httpLoop(connections, amount, request) {
-  const t0 = performance.now();
+/** An autocannon run, as the same shape as closedLoop's (latencies as a histogram summary). */
+async function httpLoop(connections, seconds, request) {
   const result = await autocannon({
     url: request.url,
     connections,
-    amount,
+    duration: seconds,
     method: request.method ?? 'GET',
     headers: request.headers,
     body: request.body,
@@ -137,8 +132,7 @@ async function httpLoop(connections, amount, request) {
     .reduce((n, [, count]) => n + count, 0);
   return {
     count: ok,
-    // autocannon's own `duration` is in whole seconds: too coarse for a run of a few requests.
-    seconds: (performance.now() - t0) / 1000,
+    seconds: result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     statuses,
@@ -361,7 +355,7 @@ async function rateLimitCheck(opts) {
   const account = await signUpThroughApi(opts.base, 'vault-bench/load');
   const bad = [];
   let retryAfter = 0;
-  const result = await httpLoop(50, 1500, {
+  const result = await httpLoop(50, 3, {
     url: `${opts.base}/api/auth/me`,
     headers: { authorization: `Bearer ${account.access}` },
     setupClient: (client) =>
@@ -411,20 +405,19 @@ async function main() {
   try {
     for (const [name, s] of Object.entries(scenarios)) {
       // Warm-up: connections opened, JIT warm, caches filled.
-      await httpLoop(4, 20, s.http);
-      await closedLoop(4, 20, s.direct);
+      await httpLoop(4, 2, s.http);
+      await closedLoop(4, 2, s.direct);
       for (const connections of opts.connections) {
         const runs = { gateway: [], direct: [], bare: [] };
-        const amount = connections * opts.perConnection;
         for (let round_ = 0; round_ < opts.rounds; round_ += 1) {
           // ABBA: the order flips each round.
           const order = round_ % 2 ? ['gateway', 'direct'] : ['direct', 'gateway'];
           if (s.bare) order.push('bare');
           for (const side of order) {
-            if (side === 'gateway') runs.gateway.push(await httpLoop(connections, amount, s.http));
-            if (side === 'direct') runs.direct.push(await closedLoop(connections, amount, s.direct));
+            if (side === 'gateway') runs.gateway.push(await httpLoop(connections, opts.seconds, s.http));
+            if (side === 'direct') runs.direct.push(await closedLoop(connections, opts.seconds, s.direct));
             if (side === 'bare')
-              runs.bare.push(await httpLoop(connections, amount, { url: `${bare.url}${s.bare.path}` }));
+              runs.bare.push(await httpLoop(connections, opts.seconds, { url: `${bare.url}${s.bare.path}` }));
           }
         }
         const g = summarise(runs.gateway);
