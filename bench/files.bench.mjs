@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* global window, document, navigator, XMLHttpRequest, MutationObserver, setInterval, clearInterval */
 // File Vault benchmark (issue 4): in headless Chromium, a file uploaded and downloaded through the web
-// app's real UI (sign-in, /files, Upload Files with 'Local disk' storage, a disk file picked with
+// app's real UI (sign-in, /files, Upload Files with 'Local disk' storage (or --storage s3), a disk file picked with
 // setInputFiles, until the row says 'Completed'; then Download, the password prompt, until the card's
 // progress says 'Completed'), beside a baseline measured in the same page of the same run: the same
 // number of bytes sent UNENCRYPTED to the same storage (upload-url with sealed-looking metadata, an XHR
@@ -13,7 +13,10 @@
 // level of each phase, for each file size (memory should stay flat as the file grows).
 //
 //   node bench/files.bench.mjs --base http://127.0.0.1:8080 [--sizes-mib 25,100] [--runs 5]
-//     [--chromium /usr/bin/chromium] [--json out.json] [--threads 1]
+//     [--storage local|s3] [--chromium /usr/bin/chromium] [--json out.json] [--threads 1]
+//
+// --storage picks the storage both sides upload to (default local): 's3' is the stack's S3 (s3rver
+// in the benchmark's stack), which the browser reaches directly with presigned URLs.
 //
 // --threads 1 also prints, for each phase, the core-seconds of every busy thread on the machine
 // (bench/lib/threads.mjs): which of the browser's threads and which service spent them.
@@ -39,6 +42,8 @@ import { CLOCK_TICKS, threadDelta, threadTicks } from './lib/threads.mjs';
 const MIB = 1024 * 1024;
 const CHUNK = 65_536;
 const MARKER = `--vault-files-bench=${process.pid}`;
+/** The upload dialog's label of each storage the benchmark can pick (STORAGE_LABELS in @vault/storage). */
+const STORAGE_LABELS = { local: 'Local disk', s3: 'S3 / R2 / MinIO' };
 
 function parseArgs(argv) {
   const opts = {
@@ -50,6 +55,7 @@ function parseArgs(argv) {
     chromium: CHROMIUM_PATH,
     json: undefined,
     threads: false,
+    storage: 'local',
   };
   const sizes = (v) => v.split(',').map((x) => Number(x.trim()));
   parseFlags(argv, opts, {
@@ -59,7 +65,9 @@ function parseArgs(argv) {
     '--chromium': ['chromium', String],
     '--json': ['json', String],
     '--threads': ['threads', (v) => v === 'true' || v === '1'],
+    '--storage': ['storage', String],
   });
+  if (!(opts.storage in STORAGE_LABELS)) throw new Error('--storage: local or s3');
   if (opts.sizesMib.some((n) => !(n > 0 && n <= 100))) throw new Error('--sizes-mib: 0 < size ≤ 100');
   if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error('--runs: at least 1');
   opts.sizesMib = [...opts.sizesMib].sort((a, b) => a - b);
@@ -177,19 +185,29 @@ class Sampler {
  * --threads also logs each upload's requests (from the page and its workers) as ms after the
  * click on Upload: when each was sent and when its answer ended.
  */
-const timeline = { on: false, events: [] };
+const timeline = { on: false, events: [], failed: [] };
 function watchRequests(page) {
-  const keep = (r) => /\/api\/(files\/(upload-url|upload-complete|blob\/)|auth\/settings)/.test(r.url());
+  const keep = (r) =>
+    /\/api\/(files\/(upload-url|upload-complete|blob\/)|auth\/settings)/.test(r.url()) ||
+    (r.method() === 'PUT' && /[?&]X-Amz-Signature=/.test(r.url()));
   const name = (r) => {
     const u = new URL(r.url());
     const range = r.headers()['content-range'];
-    return `${r.method()} ${u.pathname.replace(/\/api\/files\/blob\/.*/, '/blob')}${range ? ` ${range}` : ''}`;
+    const part = u.searchParams.get('partNumber');
+    const path = u.pathname.startsWith('/api/')
+      ? u.pathname.replace(/\/api\/files\/blob\/.*/, '/blob')
+      : `s3${part ? ` part ${part}` : ''}`;
+    return `${r.method()} ${path}${range ? ` ${range}` : ''}`;
   };
   page.on('request', (r) => timeline.on && keep(r) && timeline.events.push([epochNow(), `${name(r)} sent`]));
   page.on(
     'requestfinished',
     (r) => timeline.on && keep(r) && timeline.events.push([epochNow(), `${name(r)} done`]),
   );
+  // Always kept: why a transfer failed, when one does (the URL without its query: signatures stay out).
+  page.on('requestfailed', (r) => {
+    if (keep(r)) timeline.failed.push(`${name(r)}: ${r.failure()?.errorText ?? 'failed'}`);
+  });
 }
 
 /**
@@ -205,11 +223,11 @@ async function uiTransferEnded(page, probe) {
   if (probe) probe.after = threadTicks();
 }
 
-/** Upload Files → 'Local disk' → the file → Upload; ms from the click on Upload to the row's 'Completed'. */
-async function uiUpload(page, path, probe) {
+/** Upload Files → the storage ('Local disk') → the file → Upload; ms from the click on Upload to the row's 'Completed'. */
+async function uiUpload(page, path, storage, probe) {
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Upload Files' });
-  await dialog.getByRole('radio', { name: 'Local disk' }).check();
+  await dialog.getByRole('radio', { name: STORAGE_LABELS[storage] }).check();
   await dialog.locator('input[type=file]').setInputFiles(path);
   await dialog.locator('.upload-row--queued').waitFor();
   await page.evaluate(() => {
@@ -232,7 +250,12 @@ async function uiUpload(page, path, probe) {
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await uiTransferEnded(page, probe);
   const r = await page.evaluate(() => ({ ...window.__filesBench, mo: null, origin: performance.timeOrigin }));
-  if (r.error) throw new Error(`upload failed in the app: ${r.error}`);
+  if (r.error) {
+    throw new Error(
+      `upload failed in the app: ${r.error}; failed requests: ${timeline.failed.join('; ') || 'none'}`,
+    );
+  }
+  timeline.failed = [];
   if (timeline.on) {
     const t0 = r.origin + r.t0;
     const line = timeline.events.map(([at, what]) => `${Math.round(at - t0)} ${what}`).join('; ');
@@ -310,14 +333,14 @@ async function uiDownload(page, name, password, expectSize, probe) {
 
 const hex = (n) => randomBytes(n).toString('hex');
 
-function baselineMetadata(size) {
+function baselineMetadata(size, storageType) {
   return {
     fileId: randomUUID(),
     size,
     encryptedSize: size + 16 * Math.max(1, Math.ceil(size / CHUNK)),
     chunkSize: CHUNK,
     iv: hex(12),
-    storageType: 'local',
+    storageType,
   };
 }
 
@@ -348,7 +371,7 @@ async function scansSettled(page, token) {
  * browser reads it from disk, as the app reads the user's file).
  */
 async function makeBaselineBody(page, dir, size) {
-  const { encryptedSize } = baselineMetadata(size);
+  const { encryptedSize } = baselineMetadata(size, 'local');
   const path = join(dir, `baseline-${size}.bin`);
   writeFileSync(path, randomBytes(encryptedSize));
   await page.evaluate(() => {
@@ -366,8 +389,8 @@ async function makeBaselineBody(page, dir, size) {
   return path;
 }
 
-async function baselineUpload(page, token, sealed, size) {
-  const meta = { ...sealed, ...baselineMetadata(size) };
+async function baselineUpload(page, token, sealed, size, storage) {
+  const meta = { ...sealed, ...baselineMetadata(size, storage) };
   return page.evaluate(
     async ({ token, meta }) => {
       const headers = { authorization: token, 'content-type': 'application/json' };
@@ -526,7 +549,9 @@ async function main() {
         const path = join(dir, name);
         writeFileSync(path, randomBytes(size));
         await scansSettled(page, seen.token);
-        const up = await sampler.during(`upload-${sizeMib}`, (probe) => uiUpload(page, path, probe));
+        const up = await sampler.during(`upload-${sizeMib}`, (probe) =>
+          uiUpload(page, path, opts.storage, probe),
+        );
         rmSync(path);
         await page.getByRole('button', { name: `Download ${name}` }).waitFor({ timeout: 30_000 });
         await scansSettled(page, seen.token);
@@ -537,7 +562,7 @@ async function main() {
         const baselinePath = await makeBaselineBody(page, dir, size);
         await scansSettled(page, seen.token);
         const bUp = await sampler.during(`baseline-upload-${sizeMib}`, () =>
-          baselineUpload(page, seen.token, seen.sealed, size),
+          baselineUpload(page, seen.token, seen.sealed, size, opts.storage),
         );
         rmSync(baselinePath);
         await scansSettled(page, seen.token);
@@ -642,12 +667,14 @@ async function main() {
   }
 
   console.log('');
+  console.log(`storage: ${STORAGE_LABELS[opts.storage]}`);
   printResults(results);
   const result = {
     bench: 'files',
+    storage: opts.storage,
     goal: { throughputRatio: 0.6, memory: 'flat as the file grows' },
     measured:
-      "the web app's UI in headless Chromium: Upload Files with 'Local disk' (click on Upload → row 'Completed': encryption, and PUTs of 16 MiB parts as they are sealed, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
+      "the web app's UI in headless Chromium: Upload Files with the storage of --storage (click on Upload → row 'Completed': encryption, and PUTs of 16 MiB parts as they are sealed, upload-complete) and Download through the password prompt (download-url answer → card 'Completed': fetch, decrypt, streamed to the save picker's file, here an OPFS file)",
     baseline:
       'the same number of bytes, unencrypted, from the same page to the same storage: upload-url + XHR PUT of a picked disk file of random bytes + upload-complete; download-url (timer starts after it) + fetch of the bytes, streamed into a file of the same save picker',
     rss: 'peak RSS of every Chromium process together, sampled every 50 ms, above the lowest level in the second before the phase',

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark, each against a baseline measured in the same run
 // (these machines are noisy, so only ratios are comparable between runs).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
-import { ROOT, log } from './lib/util.mjs';
+import { ROOT, log, runStatus } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
 // `node scripts/bench.mjs [name...] [-- flags]` runs only the named benchmarks (crypto, signin, vault,
@@ -16,13 +15,15 @@ const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1);
 const wanted = (name) => only.size === 0 || only.has(name);
 mkdirSync(outDir, { recursive: true });
 
-function runBench(file, args = []) {
+/**
+ * Runs one benchmark as a child process. Not spawnSync: the stack's S3 and Cloudinary stand-ins
+ * (scripts/lib/ephemeral.mjs) answer from this process, so it must not block while the
+ * benchmark talks to them.
+ */
+async function runBench(file, args = []) {
   log(`bench: ${file} ${args.join(' ')}`);
-  const res = spawnSync(process.execPath, [join(ROOT, 'bench', file), ...args, ...extra], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (res.status !== 0) throw new Error(`${file} failed`);
+  const status = await runStatus(process.execPath, [join(ROOT, 'bench', file), ...args, ...extra]);
+  if (status !== 0) throw new Error(`${file} failed`);
 }
 
 /** Runs `fn` on a private stack started for it, with the auth and API rate limits raised. */
@@ -34,7 +35,7 @@ const onBenchStack = (fn) =>
     { keepLogs: false },
   );
 
-if (wanted('crypto')) runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
+if (wanted('crypto')) await runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
 
 if (wanted('signin'))
   await onBenchStack(({ baseUrl, env }) =>

@@ -1,8 +1,10 @@
 /**
- * Uploads in ordered PARTS over HTTP, through the gateway to the files service's blob route on the
- * local disk: upload-url announces partSize, each part is a PUT of the same signed URL with
- * Content-Range, and the last part puts the object in place for upload-complete. The whole-object
- * PUT stays as it was (files.e2e-spec.ts).
+ * Uploads in PARTS over HTTP. Through the gateway to the files service's blob route (local disk,
+ * and Cloudinary, where each part goes on as one chunk of Cloudinary's chunked upload):
+ * upload-url announces partSize, each part is a PUT of the same signed URL with Content-Range, and
+ * the last part puts the object in place for upload-complete. To S3: one presigned URL per part
+ * (a multipart upload the files service begins and upload-complete joins). The whole-object PUT
+ * stays as it was (files.e2e-spec.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -10,6 +12,7 @@ import {
   UPLOAD_PART_MAX_BYTES,
   type CreateUploadResponse,
   type FileResponse,
+  type StorageType,
 } from '@vault/contracts';
 import { signUp, type TestAccount } from '../support/accounts';
 import { assertStatus } from '../support/http';
@@ -22,19 +25,23 @@ const range = (first: number, bytes: Uint8Array, total: number) => ({
   'content-range': `bytes ${first}-${first + bytes.length - 1}/${total}`,
 });
 
-describe('files: uploads in ordered parts (local storage)', () => {
+describe('files: uploads in parts', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
     account = await signUp();
   });
 
-  async function begin(size: number): Promise<{ sealed: SealedFile; started: CreateUploadResponse }> {
-    const sealed = await sealFile(account, randomBytes(size), {
-      name: 'parts.bin',
-      mimeType: 'application/octet-stream',
-      tags: [],
-    });
+  async function begin(
+    size: number,
+    storage: StorageType = 'local',
+  ): Promise<{ sealed: SealedFile; started: CreateUploadResponse }> {
+    const sealed = await sealFile(
+      account,
+      randomBytes(size),
+      { name: 'parts.bin', mimeType: 'application/octet-stream', tags: [] },
+      storage,
+    );
     return { sealed, started: await requestUpload(account, sealed) };
   }
 
@@ -42,12 +49,50 @@ describe('files: uploads in ordered parts (local storage)', () => {
     return account.client.post<FileResponse>('/api/files/upload-complete', { fileId });
   }
 
-  it('upload-url offers partSize for local storage, not for S3', async () => {
-    const { started } = await begin(10);
-    expect(started.partSize).toBe(UPLOAD_PART_MAX_BYTES);
+  it('upload-url offers partSize on every storage; S3 one URL per part', async () => {
+    for (const storage of ['local', 'cloudinary'] as const) {
+      const { started } = await begin(10, storage);
+      expect(started.partSize).toBe(UPLOAD_PART_MAX_BYTES);
+      expect(started.partUrls).toBeUndefined();
+    }
     const s3 = await sealFile(account, randomBytes(10), { name: 'a', mimeType: 'b', tags: [] }, 's3');
-    expect((await requestUpload(account, s3, 'upload-url s3')).partSize).toBeUndefined();
+    const small = await requestUpload(account, s3, 'upload-url s3');
+    expect(small.partUrls).toEqual([small.uploadUrl]);
   });
+
+  it('S3: a 17 MiB file sent as a multipart upload straight to the bucket completes and decrypts', async () => {
+    const plaintext = randomBytes(17 * MiB);
+    const sealed = await sealFile(account, plaintext, { name: 's3.bin', mimeType: 'x/y', tags: [] }, 's3');
+    const { partSize, partUrls } = await requestUpload(account, sealed);
+    expect(partUrls).toHaveLength(2);
+    // Both parts at once, the second first: S3 joins them by number.
+    const puts = await Promise.all(
+      [1, 0].map((i) =>
+        putBytes(partUrls![i]!, sealed.ciphertext.subarray(i * partSize!, (i + 1) * partSize!)),
+      ),
+    );
+    expect(puts.map((r) => r.status)).toEqual([200, 200]);
+    const done = assertStatus(await complete(sealed.body.fileId), 200, 'upload-complete');
+    expect(sha256(await downloadFile(account, done.body.file))).toBe(sha256(plaintext));
+  }, 60_000);
+
+  it('Cloudinary: a 17 MiB file in Content-Range parts through the gateway completes and decrypts', async () => {
+    const plaintext = randomBytes(17 * MiB);
+    const sealed = await sealFile(
+      account,
+      plaintext,
+      { name: 'c.bin', mimeType: 'x/y', tags: [] },
+      'cloudinary',
+    );
+    const { uploadUrl, partSize } = await requestUpload(account, sealed);
+    const total = sealed.ciphertext.length;
+    for (let first = 0; first < total; first += partSize!) {
+      const part = sealed.ciphertext.subarray(first, first + partSize!);
+      expect((await putBytes(uploadUrl, part, range(first, part, total))).status).toBe(204);
+    }
+    const done = assertStatus(await complete(sealed.body.fileId), 200, 'upload-complete');
+    expect(sha256(await downloadFile(account, done.body.file))).toBe(sha256(plaintext));
+  }, 60_000);
 
   it('a 5 MiB+ file sent in 3 parts completes, downloads and decrypts to the original', async () => {
     const plaintext = randomBytes(5 * MiB + 12_345);

@@ -4,13 +4,14 @@
 // Vault does not accept video), search and the tag filter, preview (image zoom/rotate, PDF, text)
 // behind the password prompt, a download compared byte for byte, a wrong password, delete →
 // Trash → restore → permanent delete → Empty Trash, and a stored object with one byte flipped
-// (local disk storage) that must fail both download and preview. No CSP violation, page error or
-// third-party request. Screenshots go to OUT_DIR.
+// (local disk storage) that must fail both download and preview; the local disk refusing an upload
+// (the row shows the storage's message, the same file uploaded again completes). No CSP
+// violation, page error or third-party request. Screenshots go to OUT_DIR.
 //
 //   BASE_URL=… DATABASE_URL=… STORAGE_LOCAL_ROOT=… node apps/e2e/browser/files-ui.mjs
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
@@ -69,6 +70,7 @@ const txt = { name: `packing-${id}.txt`, mimeType: 'text/plain', buffer: Buffer.
 // Not a real video (the File Vault's allowed types have none): it must be refused as it is added.
 const video = { name: `clip-${id}.mp4`, mimeType: 'video/mp4', buffer: Buffer.from('not really a video') };
 const tamperText = `Tamper target ${id}\n${'0123456789abcdef'.repeat(256)}`;
+const refused = { name: `receipt-${id}.txt`, mimeType: 'text/plain', buffer: Buffer.from(`Receipt ${id}\n`) };
 const tamper = {
   name: `ledger-${id}.txt`,
   mimeType: 'text/plain',
@@ -363,6 +365,34 @@ try {
   // Give a late download (there must be none) a moment to show up.
   await page.waitForTimeout(500);
   assert.equal(downloads.length, before, 'no download was offered for the tampered file');
+
+  step('the local disk refuses the upload: the row says so; the same file again completes');
+  // The tampered download's notice stays until dismissed (it would cover the dialog's buttons).
+  for (const dismiss of await page.getByRole('button', { name: /^Dismiss: / }).all()) await dismiss.click();
+  // The account's folder becomes a plain file, so every write under it fails (root or not).
+  const folder = resolve(root, rows[0].object_key.split('/')[0]);
+  renameSync(folder, `${folder}.away`);
+  writeFileSync(folder, '');
+  try {
+    dialog = await upload(page, [refused], { storage: 'Local disk' });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    const failure = dialog
+      .getByRole('alert')
+      .filter({ hasText: 'The file storage is not available right now' });
+    await failure.waitFor({ timeout: 30_000 });
+    console.log(`  upload: ${(await failure.innerText()).replace(/\s+/g, ' ')}`);
+    await shot(page, 'upload-storage-refused-1280', false);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+  } finally {
+    rmSync(folder, { force: true });
+    renameSync(`${folder}.away`, folder);
+  }
+  assert.equal(await card(page, refused.name).count(), 0, 'a refused upload is no file');
+  dialog = await upload(page, [refused], { storage: 'Local disk' });
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await waitUploaded(page, dialog, [refused.name]);
+  await card(page, refused.name).waitFor();
 
   await spec.checkCsp(page);
 } finally {

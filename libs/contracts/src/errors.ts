@@ -26,6 +26,8 @@ export const ErrorCode = {
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   UPLOAD_SIZE_MISMATCH: 'UPLOAD_SIZE_MISMATCH',
   STORAGE_NOT_CONFIGURED: 'STORAGE_NOT_CONFIGURED',
+  /** The file storage (disk, S3, Cloudinary) failed or did not answer: nothing was stored; try again. */
+  STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
   LINK_INVALID: 'LINK_INVALID',
   FILE_INFECTED: 'FILE_INFECTED',
   INVALID_VERIFICATION_CODE: 'INVALID_VERIFICATION_CODE',
@@ -82,6 +84,10 @@ export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   FILE_TOO_LARGE: { status: 413, message: 'File size exceeds maximum allowed size of 100MB' },
   UPLOAD_SIZE_MISMATCH: { status: 400, message: 'The uploaded file does not match its declared size' },
   STORAGE_NOT_CONFIGURED: { status: 400, message: 'This storage type is not configured' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'The file storage is not available right now. Nothing was stored; please try again.',
+  },
   LINK_INVALID: { status: 403, message: 'This link is invalid or has expired' },
   FILE_INFECTED: { status: 403, message: 'File is infected and cannot be downloaded' },
   INVALID_VERIFICATION_CODE: { status: 401, message: 'Invalid verification code' },

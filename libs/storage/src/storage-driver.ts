@@ -38,6 +38,32 @@ export interface UploadPartResult {
 }
 
 /**
+ * How an object of `total` bytes is cut into parts of `partSize` bytes (the last one shorter):
+ * the parts of an upload sent straight to the store (S3 multipart), numbered from 1.
+ */
+export interface PartsLayout {
+  total: number;
+  partSize: number;
+}
+
+/** The parts of an object: `ceil(total / partSize)`, at least one. */
+export function partCount({ total, partSize }: PartsLayout): number {
+  return Math.max(1, Math.ceil(total / partSize));
+}
+
+/** One part of an upload passed on as one chunk of the store's own chunked upload (Cloudinary). */
+export interface UploadChunk extends UploadPart {
+  /** The store's name of the chunked upload (Cloudinary's `X-Unique-Upload-Id`). */
+  uploadId: string;
+}
+
+/** What the store answered to one chunk. */
+export interface UploadChunkResult {
+  /** The last chunk arrived and the object is in place (exactly like after `put`). */
+  complete: boolean;
+}
+
+/**
  * One place where encrypted file objects live. The bytes are ciphertext already: a driver
  * never sees a key and never looks inside. Object keys come from `objectKey()` and are
  * checked by every method (see object-key.ts).
@@ -67,6 +93,33 @@ export interface StorageDriver {
    * key are serialised.
    */
   appendPart?(key: string, body: Readable, part: UploadPart): Promise<UploadPartResult>;
+  /**
+   * Optional: drivers whose store takes parts the browser sends STRAIGHT to it (S3 multipart
+   * upload). Starts one and answers the store's upload id; nothing is visible under `key` until
+   * `completeMultipart`.
+   */
+  startMultipart?(key: string): Promise<string>;
+  /** One URL per part (`partCount(layout)`, in order), each a PUT of exactly that part's bytes. */
+  signMultipartParts?(
+    key: string,
+    uploadId: string,
+    opts: PartsLayout & { expiresInSeconds: number },
+  ): Promise<SignedUrl[]>;
+  /**
+   * Lists the parts the store holds and completes the upload with them, only if they are exactly
+   * the layout (every part, each of its size); else `VaultError(UPLOAD_SIZE_MISMATCH)` and the
+   * upload stays as it was. `null` when the store knows no such upload (completed or aborted).
+   */
+  completeMultipart?(key: string, uploadId: string, layout: PartsLayout): Promise<StoredObjectInfo | null>;
+  /** Aborts the upload and frees its parts; an upload the store no longer knows counts as aborted. */
+  abortMultipart?(key: string, uploadId: string): Promise<void>;
+  /**
+   * Optional: drivers whose store takes a chunked upload of its own (Cloudinary): the part is
+   * passed on, streamed, as the chunk `first..last` of the upload `uploadId`. The CALLER keeps
+   * the order the store needs (first chunk first, the last one after all others returned) and
+   * what was stored so far; a failed chunk can be sent again.
+   */
+  sendChunk?(key: string, body: Readable, chunk: UploadChunk): Promise<UploadChunkResult>;
   /** null when absent. */
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** Idempotent: deleting a missing object succeeds. Also removes a partial upload (appendPart). */

@@ -21,7 +21,8 @@ export function objectNotFound(): VaultError {
 /**
  * Counts the bytes that flow through and fails the stream (before passing the byte that
  * crosses the limit on) once more than `maxBytes` arrive. `onLimit` runs first, so a driver
- * can cut an upload that is already on the wire.
+ * can cut an upload that is already on the wire. With `minBytes`, a stream that ends shorter
+ * fails too (UPLOAD_SIZE_MISMATCH, after `onLimit`), before its end reaches the destination.
  */
 export class ByteLimit extends Transform {
   bytes = 0;
@@ -30,8 +31,23 @@ export class ByteLimit extends Transform {
   constructor(
     private readonly maxBytes: number,
     private readonly onLimit?: () => void,
+    private readonly minBytes?: number,
   ) {
     super();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.minBytes !== undefined && this.bytes < this.minBytes) {
+      this.onLimit?.();
+      callback(
+        new VaultError(
+          ErrorCode.UPLOAD_SIZE_MISMATCH,
+          `The body has ${this.bytes} bytes; ${this.minBytes} were expected`,
+        ),
+      );
+      return;
+    }
+    callback();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

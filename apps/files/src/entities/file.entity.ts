@@ -74,6 +74,21 @@ export class FileEntity {
   @Column('text', { name: 'scan_detail', nullable: true })
   scanDetail!: string | null;
 
+  /**
+   * A pending upload in parts that the store tracks: the S3 multipart upload's id, or the
+   * X-Unique-Upload-Id of a Cloudinary chunked upload. Null otherwise (and once it ended).
+   */
+  @Column('text', { name: 'upload_id', nullable: true })
+  uploadId!: string | null;
+
+  /** Bytes a Cloudinary chunked upload has stored so far: the next part starts here. */
+  @Column('bigint', {
+    name: 'uploaded_bytes',
+    default: 0,
+    transformer: { to: (v: number) => v, from: (v: string) => Number(v) },
+  })
+  uploadedBytes!: number;
+
   /** SHA-256 of the upload request's fields: tells an idempotent retry from a clash. */
   @Column('text', { name: 'body_hash' })
   bodyHash!: string;

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ErrorCode, isErrorCode, VaultError } from '@vault/contracts';
@@ -48,6 +49,23 @@ export function parseContentRange(header: string): UploadPart {
   return { first, last, total };
 }
 
+/**
+ * The request's body as a stream of its own for the storage driver. A store that fails half-way
+ * makes the driver destroy what it reads (stream pipelines do): this stream, not the request, so
+ * the answer (503 STORAGE_UNAVAILABLE) still reaches the client, sendError draining the rest for
+ * a moment (lingerThenClose). A client that goes away fails it, so no driver waits for its end.
+ */
+function uploadBody(req: IncomingMessage): Readable {
+  const body = new PassThrough();
+  // A body refused before it was read has no reader to tell: its error must not go unheard.
+  body.on('error', () => undefined);
+  req.pipe(body);
+  req.once('close', () => {
+    if (!req.complete && !body.destroyed) body.destroy(new Error('The upload was cut off by the client'));
+  });
+  return body;
+}
+
 async function handle(blobs: BlobService, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   if (req.method === 'GET' && url === '/health') {
@@ -64,9 +82,9 @@ async function handle(blobs: BlobService, req: IncomingMessage, res: ServerRespo
     const contentLength = Number.isSafeInteger(parsedLength) ? parsedLength : undefined;
     const rangeHeader = req.headers['content-range'];
     if (rangeHeader === undefined) {
-      await blobs.upload(params, req, contentLength);
+      await blobs.upload(params, uploadBody(req), contentLength);
     } else {
-      await blobs.uploadPart(params, req, contentLength, parseContentRange(rangeHeader));
+      await blobs.uploadPart(params, uploadBody(req), contentLength, parseContentRange(rangeHeader));
     }
     res.writeHead(204, { 'cache-control': 'no-store' }).end();
     return;
@@ -128,6 +146,8 @@ function sendError(
   }
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
-  // An upload refused before its body was read: not closed at once (a reset could lose this answer).
+  // An upload refused before its body was read: not closed at once (a reset could lose this
+  // answer), and no longer piped to the driver's stream (uploadBody), which nobody reads now.
+  req.unpipe();
   lingerThenClose(req);
 }

@@ -5,8 +5,27 @@ import { FileEntity } from '../entities/file.entity';
 
 export type NewFile = Omit<
   FileEntity,
-  'status' | 'isDeleted' | 'virusScanned' | 'virusScanResult' | 'scanDetail' | 'uploadedAt' | 'deletedAt'
+  | 'status'
+  | 'isDeleted'
+  | 'virusScanned'
+  | 'virusScanResult'
+  | 'scanDetail'
+  | 'uploadedAt'
+  | 'deletedAt'
+  | 'uploadId'
+  | 'uploadedBytes'
 >;
+
+/** The columns a scan job is built from (toScanJob): rescans and requeues select only these. */
+export const SCAN_JOB_COLUMNS = [
+  'f.id',
+  'f.ownerId',
+  'f.storageType',
+  'f.objectKey',
+  'f.size',
+  'f.encryptedSize',
+  'f.chunkSize',
+] as const;
 
 /** Queries of `files.files`. Every read and write names the owner, so another user's id finds nothing. */
 @Injectable()
@@ -28,6 +47,8 @@ export class FilesRepository {
         isDeleted: false,
         virusScanned: false,
         virusScanResult: 'pending',
+        uploadId: null,
+        uploadedBytes: 0,
       })
       .orIgnore()
       .returning(['id'])
@@ -48,12 +69,12 @@ export class FilesRepository {
     return this.files.findOne({ where: { objectKey } });
   }
 
-  /** pending → active, once: null when it was not pending (any more). */
+  /** pending → active, once (the store's upload has ended): null when it was not pending (any more). */
   async activate(ownerId: string, id: string, at: Date): Promise<FileEntity | null> {
     const result = await this.files
       .createQueryBuilder()
       .update()
-      .set({ status: 'active', uploadedAt: at })
+      .set({ status: 'active', uploadedAt: at, uploadId: null })
       .where('id = :id AND owner_id = :ownerId AND status = :pending', { id, ownerId, pending: 'pending' })
       .execute();
     return result.affected === 1 ? this.findOwned(ownerId, id) : null;
@@ -136,6 +157,33 @@ export class FilesRepository {
     });
   }
 
+  /**
+   * Compare-and-set of a pending upload's store-side upload id (S3 multipart id, Cloudinary
+   * X-Unique-Upload-Id): only when it is still `expected`, so two concurrent starts cannot both
+   * win. A new id starts from byte 0. False when the row moved on (or is no longer pending).
+   */
+  async swapUploadId(id: string, expected: string | null, next: string | null): Promise<boolean> {
+    const query = this.files
+      .createQueryBuilder()
+      .update()
+      .set({ uploadId: next, uploadedBytes: 0 })
+      .where('id = :id AND status = :pending', { id, pending: 'pending' });
+    if (expected === null) query.andWhere('upload_id IS NULL');
+    else query.andWhere('upload_id = :expected', { expected });
+    return (await query.execute()).affected === 1;
+  }
+
+  /** How far a chunked upload has got, once the store acknowledged a chunk of that same upload. */
+  async setUploadedBytes(id: string, uploadId: string, bytes: number): Promise<boolean> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({ uploadedBytes: bytes })
+      .where('id = :id AND status = :pending AND upload_id = :uploadId', { id, pending: 'pending', uploadId })
+      .execute();
+    return result.affected === 1;
+  }
+
   /** Deletes a pending row (cleanup), only if it is still pending. */
   async deletePending(id: string): Promise<boolean> {
     const result = await this.files.delete({ id, status: 'pending' });
@@ -175,15 +223,7 @@ export class FilesRepository {
   listStoredAfter(afterId: string | undefined, limit: number): Promise<FileEntity[]> {
     const query = this.files
       .createQueryBuilder('f')
-      .select([
-        'f.id',
-        'f.ownerId',
-        'f.storageType',
-        'f.objectKey',
-        'f.size',
-        'f.encryptedSize',
-        'f.chunkSize',
-      ])
+      .select([...SCAN_JOB_COLUMNS])
       .where('f.status = :active', { active: 'active' })
       .orderBy('f.id')
       .limit(limit);

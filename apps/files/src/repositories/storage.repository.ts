@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ErrorCode,
   STORAGE_TYPES,
@@ -36,6 +36,7 @@ const PROBE_TIMEOUT_MS = 1500;
  */
 @Injectable()
 export class StorageRepository {
+  private readonly logger = new Logger('Storage');
   private readonly drivers = new Map<StorageType, StorageDriver>();
   readonly defaultType: StorageType;
   private readonly secret: string;
@@ -106,9 +107,48 @@ export class StorageRepository {
     return { ...verified, expired: verified.exp * 1000 <= Date.now() };
   }
 
-  /** Whether uploads to this storage may come in parts (its driver has `appendPart`). */
+  /**
+   * Whether uploads to this storage may come in parts through the blob route (`Content-Range`):
+   * its driver stores parts itself (`appendPart`, the local disk) or passes them on as chunks of
+   * the store's own chunked upload (`sendChunk`, Cloudinary).
+   */
   takesParts(type: StorageType): boolean {
-    return this.drivers.get(type)?.appendPart !== undefined;
+    const driver = this.drivers.get(type);
+    return driver?.appendPart !== undefined || driver?.sendChunk !== undefined;
+  }
+
+  /**
+   * A call to the store: a failure of the store itself (the disk refusing a write, S3 or
+   * Cloudinary not answering or answering 5xx) becomes `STORAGE_UNAVAILABLE` (503, "nothing was
+   * stored, try again"), logged in one line without secrets; a `VaultError` the driver chose
+   * (an object too large, a part out of order) passes unchanged.
+   */
+  async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof VaultError) throw error;
+      this.logger.warn(`Storage ${operation} failed: ${shortError(error, this.secrets)}`);
+      throw new VaultError(ErrorCode.STORAGE_UNAVAILABLE);
+    }
+  }
+
+  /**
+   * Removes what a file row holds in its storage: an unfinished S3 multipart upload (aborted, its
+   * parts freed) and the object (with a local partial). A Cloudinary chunked upload has no abort
+   * call: Cloudinary drops unfinished chunks itself (docs/api.md "Files").
+   */
+  async discard(row: {
+    storageType: StorageType;
+    objectKey: string;
+    uploadId: string | null;
+  }): Promise<void> {
+    const driver = this.driver(row.storageType);
+    const { uploadId } = row;
+    if (uploadId !== null && driver.abortMultipart) {
+      await this.call('multipart abort', () => driver.abortMultipart!(row.objectKey, uploadId));
+    }
+    await this.call('delete', () => driver.delete(row.objectKey));
   }
 
   /** For the health check: the default driver answers a stat of a key that does not exist. */

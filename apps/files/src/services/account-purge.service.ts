@@ -20,7 +20,7 @@ export class AccountPurgeService {
     let deleted = 0;
     for (const row of rows) {
       // A storage type no longer configured cannot be reached: the row still goes.
-      if (this.storage.has(row.storageType)) await this.storage.driver(row.storageType).delete(row.objectKey);
+      if (this.storage.has(row.storageType)) await this.storage.discard(row);
       if (await this.files.deleteRow(ownerId, row.id)) deleted += 1;
     }
     return deleted;

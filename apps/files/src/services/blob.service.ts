@@ -1,7 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, UPLOAD_PART_MAX_BYTES, VaultError } from '@vault/contracts';
-import type { BlobSignatureParams, ByteRange, UploadPart, UploadPartResult } from '@vault/storage';
+import type {
+  BlobSignatureParams,
+  ByteRange,
+  StorageDriver,
+  UploadPart,
+  UploadPartResult,
+} from '@vault/storage';
+import type { FileEntity } from '../entities/file.entity';
 import { FilesRepository } from '../repositories/files.repository';
 import { StorageRepository } from '../repositories/storage.repository';
 
@@ -13,13 +21,22 @@ export interface BlobDownload {
   range?: ByteRange;
 }
 
+const outOfOrder = (stored: number) =>
+  new VaultError(ErrorCode.CONFLICT, `Parts must arrive in order: the next part starts at byte ${stored}`, {
+    stored,
+  });
+
 /**
  * The blob route's rules (local disk, and Cloudinary through the service): a signed URL names
  * one operation on one object until it expires; an upload goes only to a pending file and must
  * be exactly the declared `encryptedSize`; a download only of a listed file that is not infected.
+ * A store that fails answers STORAGE_UNAVAILABLE (StorageRepository.call).
  */
 @Injectable()
 export class BlobService {
+  /** Tail of the queue of Cloudinary chunks per file: the parts of one upload go one after another. */
+  private readonly chunkQueues = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly files: FilesRepository,
     private readonly storage: StorageRepository,
@@ -43,9 +60,11 @@ export class BlobService {
       );
     }
     const driver = this.storage.driver(row.storageType);
-    const stored = await driver.put(row.objectKey, body, { maxBytes: row.encryptedSize });
+    const stored = await this.storage.call('write', () =>
+      driver.put(row.objectKey, body, { maxBytes: row.encryptedSize }),
+    );
     if (stored.size !== row.encryptedSize) {
-      await driver.delete(row.objectKey);
+      await this.storage.call('delete', () => driver.delete(row.objectKey));
       throw new VaultError(
         ErrorCode.UPLOAD_SIZE_MISMATCH,
         `The upload is ${stored.size} bytes; ${row.encryptedSize} were declared`,
@@ -97,14 +116,17 @@ export class BlobService {
       );
     }
     const driver = this.storage.driver(row.storageType);
-    if (!driver.appendPart) {
+    const { appendPart } = driver;
+    if (!appendPart && !driver.sendChunk) {
       throw new VaultError(
         ErrorCode.VALIDATION_FAILED,
         'This storage takes the upload in one request, without Content-Range',
       );
     }
     try {
-      return await driver.appendPart(row.objectKey, body, part);
+      return appendPart
+        ? await this.storage.call('part write', () => appendPart.call(driver, row.objectKey, body, part))
+        : await this.sendChunk(row, driver, body, part);
     } catch (error) {
       // An expired URL only continues an upload that stands exactly where this part starts.
       if (signed.expired && error instanceof VaultError && error.code === ErrorCode.CONFLICT) {
@@ -112,6 +134,49 @@ export class BlobService {
       }
       throw error;
     }
+  }
+
+  /**
+   * A part passed on as one chunk of the store's chunked upload (Cloudinary), which needs the
+   * first chunk first and the last one after all others have been answered: the parts of one
+   * upload wait for each other here, and each must start where the upload stands (the row's
+   * `uploaded_bytes`, moved on once Cloudinary has answered a chunk). A first part begins a new
+   * chunked upload (a new X-Unique-Upload-Id), so an upload can start over; a part that failed
+   * can be sent again. One process serialises; with several replicas, a part that reaches
+   * another one early is refused as out of order (409 with `stored`) and the client resends it.
+   */
+  private sendChunk(
+    row: FileEntity,
+    driver: StorageDriver,
+    body: Readable,
+    part: UploadPart,
+  ): Promise<UploadPartResult> {
+    const previous = this.chunkQueues.get(row.id) ?? Promise.resolve();
+    const run = previous.then(async (): Promise<UploadPartResult> => {
+      // Read again: the parts before this one may have moved the upload on while it waited.
+      const current = await this.files.findByObjectKey(row.objectKey);
+      if (!current || current.status !== 'pending') throw new VaultError(ErrorCode.LINK_INVALID);
+      let uploadId = current.uploadId;
+      if (part.first === 0) {
+        uploadId = randomBytes(16).toString('hex');
+        if (!(await this.files.swapUploadId(current.id, current.uploadId, uploadId))) {
+          throw outOfOrder(0);
+        }
+      } else if (uploadId === null || part.first !== current.uploadedBytes) {
+        throw outOfOrder(uploadId === null ? 0 : current.uploadedBytes);
+      }
+      const chunk = { ...part, uploadId };
+      const { complete } = await this.storage.call('chunk upload', () =>
+        driver.sendChunk!(current.objectKey, body, chunk),
+      );
+      await this.files.setUploadedBytes(current.id, uploadId, part.last + 1);
+      return { stored: part.last + 1, complete };
+    });
+    const tail = run.catch(() => undefined);
+    this.chunkQueues.set(row.id, tail);
+    return run.finally(() => {
+      if (this.chunkQueues.get(row.id) === tail) this.chunkQueues.delete(row.id);
+    });
   }
 
   async download(params: BlobSignatureParams, range: ByteRange | undefined): Promise<BlobDownload> {
@@ -122,15 +187,16 @@ export class BlobService {
       throw new VaultError(ErrorCode.NOT_FOUND, 'File not found');
     if (row.virusScanResult === 'infected') throw new VaultError(ErrorCode.FILE_INFECTED);
     const driver = this.storage.driver(row.storageType);
-    const info = await driver.stat(row.objectKey);
+    const info = await this.storage.call('stat', () => driver.stat(row.objectKey));
     if (!info) throw new VaultError(ErrorCode.NOT_FOUND, 'File not found');
     if (range) {
       if (range.start >= info.size || range.start > range.end) {
         throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Range not satisfiable');
       }
       const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
-      return { body: await driver.get(row.objectKey, clamped), size: info.size, range: clamped };
+      const body = await this.storage.call('read', () => driver.get(row.objectKey, clamped));
+      return { body, size: info.size, range: clamped };
     }
-    return { body: await driver.get(row.objectKey), size: info.size };
+    return { body: await this.storage.call('read', () => driver.get(row.objectKey)), size: info.size };
   }
 }

@@ -22,7 +22,7 @@ import {
   type StorageTypesResponse,
   type ThumbnailResponse,
 } from '@vault/contracts';
-import { objectKey } from '@vault/storage';
+import { MAX_URL_TTL_SECONDS, objectKey, partCount, type StorageDriver } from '@vault/storage';
 import { STORAGE_ENABLE_SETTINGS, type FilesConfig } from '../config/files.config';
 import type { FileEntity } from '../entities/file.entity';
 import { toEncryptionMetadata, toFileDto, toScanJob } from '../mappers/file.mapper';
@@ -118,21 +118,68 @@ export class FilesService {
   async createUpload(auth: RpcAuth, body: CreateUploadBody): Promise<CreateUploadResponse> {
     const { storageType, ...metadata } = body;
     const row = await this.beginUpload(auth, metadata, storageType);
-    const signed = this.storage.usesBlobRoute(storageType)
-      ? this.storage.signBlobUrl(row.objectKey, 'put', FILE_URL_TTL_SECONDS, row.encryptedSize)
-      : await this.storage.driver(storageType).createUploadUrl(row.objectKey, {
-          contentLength: row.encryptedSize,
-          expiresInSeconds: FILE_URL_TTL_SECONDS,
-        });
+    if (!this.storage.usesBlobRoute(storageType)) return this.createDirectUpload(row);
+    const signed = this.storage.signBlobUrl(row.objectKey, 'put', FILE_URL_TTL_SECONDS, row.encryptedSize);
     return {
       fileId: row.id,
       uploadUrl: signed.url,
       expiresAt: signed.expiresAt.toISOString(),
-      // Announced only where the blob route takes parts; S3 and Cloudinary keep the whole PUT.
-      ...(this.storage.usesBlobRoute(storageType) && this.storage.takesParts(storageType)
-        ? { partSize: UPLOAD_PART_MAX_BYTES }
-        : {}),
+      // The local disk stores parts itself; Cloudinary takes them as chunks of its chunked upload.
+      ...(this.storage.takesParts(storageType) ? { partSize: UPLOAD_PART_MAX_BYTES } : {}),
     };
+  }
+
+  /**
+   * S3: the browser sends the bytes straight to the bucket. `uploadUrl` is a presigned PUT of the
+   * whole object (5 minutes); `partUrls` the same in parts of `partSize`: the whole-object URL
+   * for a one-part file, else presigned UploadPart URLs of a multipart upload begun here (its id
+   * kept on the row, so upload-complete, the cleanup and deletes can finish or abort it). A repeated
+   * upload-url begins a new multipart upload and aborts the earlier one.
+   */
+  private async createDirectUpload(row: FileEntity): Promise<CreateUploadResponse> {
+    const driver = this.storage.driver(row.storageType);
+    const signed = await this.storage.call('upload URL', () =>
+      driver.createUploadUrl(row.objectKey, {
+        contentLength: row.encryptedSize,
+        expiresInSeconds: FILE_URL_TTL_SECONDS,
+      }),
+    );
+    const answer = { fileId: row.id, uploadUrl: signed.url, expiresAt: signed.expiresAt.toISOString() };
+    const { startMultipart, signMultipartParts } = driver;
+    if (!startMultipart || !signMultipartParts) return answer;
+    const layout = this.layoutOf(row);
+    if (partCount(layout) === 1) return { ...answer, partSize: layout.partSize, partUrls: [signed.url] };
+    const uploadId = await this.storage.call('multipart start', () =>
+      startMultipart.call(driver, row.objectKey),
+    );
+    if (!(await this.files.swapUploadId(row.id, row.uploadId, uploadId))) {
+      await this.abortMultipart(driver, row.objectKey, uploadId);
+      throw new VaultError(ErrorCode.CONFLICT, 'This upload was started again meanwhile; please try again');
+    }
+    if (row.uploadId !== null) await this.abortMultipart(driver, row.objectKey, row.uploadId);
+    // Each URL writes one part of this upload only, so it is worth nothing once the upload is
+    // completed or aborted; it may live until the cleanup aborts an abandoned one.
+    const expiresInSeconds = Math.min(this.config.cleanup.abandonSeconds, MAX_URL_TTL_SECONDS);
+    const parts = await this.storage.call('part URLs', () =>
+      signMultipartParts.call(driver, row.objectKey, uploadId, { ...layout, expiresInSeconds }),
+    );
+    return { ...answer, partSize: layout.partSize, partUrls: parts.map((p) => p.url) };
+  }
+
+  /** How an upload is cut into parts: UPLOAD_PART_MAX_BYTES each, the last one shorter. */
+  private layoutOf(row: FileEntity): { total: number; partSize: number } {
+    return { total: row.encryptedSize, partSize: UPLOAD_PART_MAX_BYTES };
+  }
+
+  /** Aborts a multipart upload; false (logged) when the store could not be reached. */
+  private async abortMultipart(driver: StorageDriver, key: string, uploadId: string): Promise<boolean> {
+    if (!driver.abortMultipart) return true;
+    try {
+      await this.storage.call('multipart abort', () => driver.abortMultipart!(key, uploadId));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Signed parameters for a browser's direct upload to Cloudinary (docs/api.md "Files"). */
@@ -156,13 +203,14 @@ export class FilesService {
     if (!row) throw notFound();
     if (row.status === 'active') return { file: toFileDto(row) }; // a repeated complete
     const driver = this.storage.driver(row.storageType);
-    const stored = await driver.stat(row.objectKey);
+    if (row.uploadId !== null && driver.completeMultipart) await this.completeMultipart(row, driver);
+    const stored = await this.storage.call('stat', () => driver.stat(row.objectKey));
     if (!stored) {
       throw new VaultError(ErrorCode.UPLOAD_SIZE_MISMATCH, 'No uploaded data was found for this file');
     }
     if (stored.size !== row.encryptedSize) {
       // The object is not what was declared: it goes, the pending record stays for a retry.
-      await driver.delete(row.objectKey);
+      await this.storage.call('delete', () => driver.delete(row.objectKey));
       throw new VaultError(
         ErrorCode.UPLOAD_SIZE_MISMATCH,
         `The uploaded file is ${stored.size} bytes; ${row.encryptedSize} were declared`,
@@ -178,6 +226,35 @@ export class FilesService {
       ),
     );
     return { file: toFileDto(file) };
+  }
+
+  /**
+   * Joins an S3 multipart upload from the parts the store lists (never from the client's word),
+   * only when they are exactly the declared layout. Afterwards the object is checked like any
+   * other (stat). A store that no longer knows the upload (completed by an earlier call whose
+   * answer was lost, or aborted) leaves that to the stat too. Parts that are not the layout: a
+   * client that sent the whole object to `uploadUrl` instead stands; otherwise the multipart
+   * upload is aborted (its parts freed) and the pending record stays, so upload-url can begin
+   * the upload again.
+   */
+  private async completeMultipart(row: FileEntity, driver: StorageDriver): Promise<void> {
+    const uploadId = row.uploadId as string;
+    const complete = driver.completeMultipart!.bind(driver);
+    try {
+      await this.storage.call('multipart complete', () =>
+        complete(row.objectKey, uploadId, this.layoutOf(row)),
+      );
+    } catch (error) {
+      if (!(error instanceof VaultError) || error.code !== ErrorCode.UPLOAD_SIZE_MISMATCH) throw error;
+      const whole = await this.storage.call('stat', () => driver.stat(row.objectKey));
+      if (await this.abortMultipart(driver, row.objectKey, uploadId)) {
+        await this.files.swapUploadId(row.id, uploadId, null);
+      }
+      if (whole?.size === row.encryptedSize) return;
+      if (whole) await this.storage.call('delete', () => driver.delete(row.objectKey));
+      throw error;
+    }
+    await this.files.swapUploadId(row.id, uploadId, null);
   }
 
   async list(auth: RpcAuth): Promise<FileListResponse> {
@@ -211,7 +288,7 @@ export class FilesService {
 
   /** The stored object first, then the row: the other way round, a failure would orphan the object. */
   private async destroy(row: FileEntity): Promise<void> {
-    await this.storage.driver(row.storageType).delete(row.objectKey);
+    await this.storage.discard(row);
     await this.files.deleteRow(row.ownerId, row.id);
   }
 
@@ -246,11 +323,13 @@ export class FilesService {
   }
 
   private async signedGet(row: FileEntity): Promise<{ url: string; expiresAt: Date }> {
-    return this.storage.usesBlobRoute(row.storageType)
-      ? this.storage.signBlobUrl(row.objectKey, 'get', FILE_URL_TTL_SECONDS)
-      : this.storage
-          .driver(row.storageType)
-          .createDownloadUrl(row.objectKey, { expiresInSeconds: FILE_URL_TTL_SECONDS });
+    if (this.storage.usesBlobRoute(row.storageType)) {
+      return this.storage.signBlobUrl(row.objectKey, 'get', FILE_URL_TTL_SECONDS);
+    }
+    const driver = this.storage.driver(row.storageType);
+    return this.storage.call('download URL', () =>
+      driver.createDownloadUrl(row.objectKey, { expiresInSeconds: FILE_URL_TTL_SECONDS }),
+    );
   }
 
   /** The gateway re-checked the caller's authKey before asking. */
@@ -297,8 +376,7 @@ export class FilesService {
       const rows = await this.files.listAbandoned(before, 100);
       if (rows.length === 0) return removed;
       for (const row of rows) {
-        if (this.storage.has(row.storageType))
-          await this.storage.driver(row.storageType).delete(row.objectKey);
+        if (this.storage.has(row.storageType)) await this.storage.discard(row);
         if (await this.files.deletePending(row.id)) removed++;
       }
       if (rows.length < 100) return removed;

@@ -10,6 +10,7 @@ import { DataSource, type Repository } from 'typeorm';
 import { FileEntity } from '../entities/file.entity';
 import { toScanJob } from '../mappers/file.mapper';
 import { FILES_REDIS } from '../repositories/connections';
+import { SCAN_JOB_COLUMNS } from '../repositories/files.repository';
 import { QueuesRepository } from '../repositories/queues.repository';
 
 /** How often every replica looks for lost scans, and how old a pending verdict must be then. */
@@ -75,16 +76,7 @@ export class ScanRequeueService implements OnApplicationBootstrap, OnApplication
     for (;;) {
       const query = this.files
         .createQueryBuilder('f')
-        .select([
-          'f.id',
-          'f.ownerId',
-          'f.storageType',
-          'f.objectKey',
-          'f.size',
-          'f.encryptedSize',
-          'f.chunkSize',
-        ])
-        .addSelect('f.uploadedAt')
+        .select([...SCAN_JOB_COLUMNS, 'f.uploadedAt'])
         .where('f.status = :active AND f.virus_scan_result = :pending', {
           active: 'active',
           pending: 'pending',

@@ -62,17 +62,20 @@ describe(`${BlobService.name} (upload in parts)`, () => {
     return buildBlobUrl({ key, op: 'put', exp, len }, t.config.storage.signingSecret);
   }
 
-  it('upload-url announces partSize for local storage only', async () => {
+  it('upload-url announces partSize on every storage; S3 adds one URL per part', async () => {
     const u = await t.user();
-    const local = await u.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, uploadBody(10, 'local'));
-    expect(local.partSize).toBe(UPLOAD_PART_MAX_BYTES);
-    for (const storageType of ['s3', 'cloudinary'] as const) {
-      const other = await u.call<CreateUploadResponse>(
+    for (const storageType of ['local', 'cloudinary'] as const) {
+      const started = await u.call<CreateUploadResponse>(
         FILES_PATTERNS.createUpload,
         uploadBody(10, storageType),
       );
-      expect(other.partSize).toBeUndefined();
+      expect(started.partSize).toBe(UPLOAD_PART_MAX_BYTES);
+      expect(started.partUrls).toBeUndefined();
     }
+    // One part: the whole-object URL itself (store-parts.spec.ts has the multipart uploads).
+    const s3 = await u.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, uploadBody(10, 's3'));
+    expect(s3.partSize).toBe(UPLOAD_PART_MAX_BYTES);
+    expect(s3.partUrls).toEqual([s3.uploadUrl]);
   });
 
   it('stores parts sent in order, answering 204 to each; complete and download give the same bytes', async () => {
@@ -222,11 +225,20 @@ describe(`${BlobService.name} (upload in parts)`, () => {
     expect((await putPart(tampered, bytes.subarray(1000), 1000, total)).status).toBe(403);
   });
 
-  it('storage without parts (Cloudinary through the blob route) refuses Content-Range', async () => {
+  it('storage the browser reaches directly (S3) has no blob route to take parts', async () => {
     const u = await t.user();
-    const body = uploadBody(1_000, 'cloudinary');
-    const started = await u.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
-    const res = await putPart(started.uploadUrl, randomBytes(100), 0, body.encryptedSize);
+    const body = uploadBody(1_000, 's3');
+    await u.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
+    const url = buildBlobUrl(
+      {
+        key: `${u.auth.userId}/${body.fileId}`,
+        op: 'put',
+        exp: Math.floor(Date.now() / 1000) + 60,
+        len: body.encryptedSize,
+      },
+      t.config.storage.signingSecret,
+    );
+    const res = await putPart(url, randomBytes(100), 0, body.encryptedSize);
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe(ErrorCode.VALIDATION_FAILED);
   });

@@ -8,6 +8,7 @@ import type {
   UploadInput,
 } from './files-messages';
 import type { FilesApi, UploadEnvironment } from './files-ops';
+import type { PartsTarget } from './files-parts';
 import {
   WorkerClient,
   localClient,
@@ -44,7 +45,7 @@ export interface FilesCrypto {
     key: CryptoKey,
     fields: SealedUploadFields,
     input: UploadInput,
-    target: { url: string; partSize: number },
+    target: PartsTarget,
     onProgress?: UploadPartsProgress,
   ): Promise<SentUpload>;
   /** Drops the staged ciphertext of a prepared upload (sent, failed or given up). */

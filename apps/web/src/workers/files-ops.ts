@@ -20,7 +20,7 @@ import type {
   SentUpload,
   UploadInput,
 } from './files-messages';
-import { PART_BYTES, PartSender, blobPartPut, type PartPut } from './files-parts';
+import { PART_BYTES, PartSender, blobPartPut, type PartPut, type PartsTarget } from './files-parts';
 import { openStaging, releaseStaging, type StagingSink } from './files-staging';
 import { makeThumbnail } from './files-thumbnail';
 import { transfer } from './worker-rpc';
@@ -224,15 +224,15 @@ export async function stageUpload(
 }
 
 /**
- * Seals the content and sends it in parts as it goes (files-parts.ts), to a URL that takes
- * parts of at most `partSize` bytes. `onProgress(sealed, total, sent)`: ciphertext bytes sealed,
- * and bytes the storage has confirmed.
+ * Seals the content and sends it in parts as it goes (files-parts.ts): to a URL that takes
+ * parts of at most `partSize` bytes, or to one URL per part (S3). `onProgress(sealed, total,
+ * sent)`: ciphertext bytes sealed, and bytes the storage has confirmed.
  */
 export async function sendUploadParts(
   key: CryptoKey,
   fields: SealedUploadFields,
   input: UploadInput,
-  target: { url: string; partSize: number },
+  target: PartsTarget,
   onProgress: (sealed: number, total: number, sent: number) => void = () => undefined,
   env: Pick<UploadEnvironment, 'putPart'> = defaultUploadEnvironment,
 ): Promise<SentUpload> {
@@ -240,16 +240,10 @@ export async function sendUploadParts(
   let sealed = 0;
   let sent = 0;
   onProgress(0, total, 0);
-  const sender = new PartSender(
-    target.url,
-    total,
-    Math.min(PART_BYTES, target.partSize),
-    env.putPart,
-    (bytes) => {
-      sent = bytes;
-      onProgress(sealed, total, sent);
-    },
-  );
+  const sender = new PartSender(target, total, PART_BYTES, env.putPart, (bytes) => {
+    sent = bytes;
+    onProgress(sealed, total, sent);
+  });
   // Sealed bytes are shown only until the storage has the first part; from then on the row
   // shows what is stored (fewer messages, fewer renders of the page).
   const progress = stepper(total, (done) => {
@@ -291,7 +285,7 @@ export function createFilesApi(env: UploadEnvironment = defaultUploadEnvironment
       key: CryptoKey,
       fields: SealedUploadFields,
       input: UploadInput,
-      target: { url: string; partSize: number },
+      target: PartsTarget,
       onProgress?: (sealed: number, total: number, sent: number) => void,
     ) => sendUploadParts(key, fields, input, target, onProgress, env),
     releaseUpload: (staging: PreparedUpload['staging']) => releaseStaging(staging),

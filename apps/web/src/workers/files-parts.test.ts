@@ -4,6 +4,8 @@ import { PartSender, type PartRequest } from './files-parts';
 import { UploadHttpError } from './xhr-put';
 
 const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+/** The blob route: one URL taking `Content-Range` parts (the sender's own part size applies). */
+const route = (url = 'u') => ({ url, partSize: Number.MAX_SAFE_INTEGER });
 const bytes = (n: number, seed = 5) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 1) & 0xff);
 
 /** A storage that records each part (a copy: the sender reuses its buffers) and can fail some. */
@@ -45,7 +47,7 @@ describe('PartSender', () => {
     const s = storage({ delayMs: 3 });
     const sent: number[] = [];
     const sender = new PartSender(
-      'https://vault.test/api/files/blob/x',
+      route('https://vault.test/api/files/blob/x'),
       data.length,
       4096,
       s.put,
@@ -72,7 +74,7 @@ describe('PartSender', () => {
     const first = new Promise<void>((r) => (release = r));
     const parts: Array<{ first: number; body: Uint8Array }> = [];
     const sender = new PartSender(
-      'u',
+      route(),
       data.length,
       4096,
       async (p) => {
@@ -94,9 +96,79 @@ describe('PartSender', () => {
     expect(parts[1]!.body).toEqual(data.subarray(4096));
   });
 
+  it('to part URLs (S3): part i to URL i, exactly partSize bytes each but the last, without Content-Range', async () => {
+    const data = bytes(10_000);
+    const seen: Array<{ url: string; ranged: boolean; first: number; size: number }> = [];
+    const sender = new PartSender(
+      { url: 'whole', partSize: 4096, partUrls: ['p1', 'p2', 'p3'] },
+      data.length,
+      1024, // the blob route's cap does not cut a part URL's part
+      async (p) => {
+        seen.push({ url: p.url, ranged: p.ranged, first: p.first, size: p.body.size });
+      },
+      () => undefined,
+      1,
+    );
+    for (let at = 0; at < data.length; at += 3000) await sender.write(data.subarray(at, at + 3000));
+    await sender.finish();
+    expect(seen).toEqual([
+      { url: 'p1', ranged: false, first: 0, size: 4096 },
+      { url: 'p2', ranged: false, first: 4096, size: 4096 },
+      { url: 'p3', ranged: false, first: 8192, size: 10_000 - 8192 },
+    ]);
+    expect(
+      () => new PartSender({ url: 'w', partSize: 4096, partUrls: ['p1'] }, 10_000, 4096, async () => {}),
+    ).toThrow('part URL list');
+  });
+
+  it('part URLs take their parts side by side: the next one does not wait for the body before it', async () => {
+    const data = bytes(3 * 4096);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const started: string[] = [];
+    const sender = new PartSender(
+      { url: 'whole', partSize: 4096, partUrls: ['p1', 'p2', 'p3'] },
+      data.length,
+      4096,
+      async (p) => {
+        started.push(p.url);
+        await held; // no body ever "leaves" until released
+      },
+      () => undefined,
+      1,
+    );
+    await sender.write(data);
+    expect(started).toEqual(['p1', 'p2', 'p3']);
+    release();
+    await sender.finish();
+  });
+
+  it('a part URL that fails on the way is sent again to the same URL, and only that part', async () => {
+    const data = bytes(9000);
+    const s = storage({ failures: [503] });
+    const urls: string[] = [];
+    const sender = new PartSender(
+      { url: 'whole', partSize: 4096, partUrls: ['p1', 'p2', 'p3'] },
+      data.length,
+      4096,
+      async (p) => {
+        urls.push(p.url);
+        await s.put(p);
+      },
+      () => undefined,
+      1,
+    );
+    await sender.write(data);
+    await sender.finish();
+    // p2 and p3 were on the wire with p1 and are not sent again.
+    expect(urls).toEqual(['p1', 'p2', 'p3', 'p1']);
+    s.parts.sort((a, b) => a.first - b.first);
+    expect(s.joined()).toEqual(data);
+  });
+
   it('a single part when the object fits', async () => {
     const s = storage();
-    const sender = new PartSender('u', 16, 8 * 1024 * 1024, s.put);
+    const sender = new PartSender(route(), 16, 8 * 1024 * 1024, s.put);
     await sender.write(bytes(16));
     await sender.finish();
     expect(s.parts.map((p) => [p.first, p.last, p.total])).toEqual([[0, 15, 16]]);
@@ -105,7 +177,7 @@ describe('PartSender', () => {
   it('sends a part again after a network error, a 5xx or a 429, from the same offset', async () => {
     const data = bytes(5000);
     const s = storage({ failures: [0, 503] });
-    const sender = new PartSender('u', data.length, 4096, s.put, () => undefined, 1);
+    const sender = new PartSender(route(), data.length, 4096, s.put, () => undefined, 1);
     await sender.write(data);
     await sender.finish();
     expect(s.attempts()).toBe(4);
@@ -114,13 +186,13 @@ describe('PartSender', () => {
 
   it('gives up after two more tries, and at once on a refusal (409, 400, 403)', async () => {
     const tired = storage({ failures: [500, 500, 500] });
-    const a = new PartSender('u', 100, 4096, tired.put, () => undefined, 1);
+    const a = new PartSender(route(), 100, 4096, tired.put, () => undefined, 1);
     await a.write(bytes(100));
     await expect(a.finish()).rejects.toMatchObject({ code: 'UPLOAD_HTTP', status: 500 });
     expect(tired.attempts()).toBe(3);
 
     const refused = storage({ failures: [409] });
-    const b = new PartSender('u', 100, 4096, refused.put, () => undefined, 1);
+    const b = new PartSender(route(), 100, 4096, refused.put, () => undefined, 1);
     await b.write(bytes(100));
     await expect(b.finish()).rejects.toThrow('Upload failed with status 409');
     expect(refused.attempts()).toBe(1);
@@ -128,16 +200,16 @@ describe('PartSender', () => {
 
   it('a failed part stops the next write', async () => {
     const s = storage({ failures: [403] });
-    const sender = new PartSender('u', 8192, 4096, s.put, () => undefined, 1, 1);
+    const sender = new PartSender(route(), 8192, 4096, s.put, () => undefined, 1, 1);
     await sender.write(bytes(4096));
     await expect(sender.write(bytes(4096))).rejects.toMatchObject({ status: 403 });
   });
 
   it('refuses more bytes than announced, and fewer at the end', async () => {
     const s = storage();
-    const long = new PartSender('u', 10, 4096, s.put);
+    const long = new PartSender(route(), 10, 4096, s.put);
     await expect(long.write(bytes(11))).rejects.toThrow('larger than announced');
-    const short = new PartSender('u', 10, 4096, s.put);
+    const short = new PartSender(route(), 10, 4096, s.put);
     await short.write(bytes(9));
     await expect(short.finish()).rejects.toThrow('9 bytes instead of 10');
   });
@@ -184,7 +256,7 @@ describe('PartSender with parts in flight', () => {
   it('keeps up to three parts on the wire; the storage still gets them in order', async () => {
     const data = bytes(20_000, 3);
     const s = orderedStorage(new Map());
-    const sender = new PartSender('u', data.length, 2000, s.put, () => undefined, 1, 3);
+    const sender = new PartSender(route(), data.length, 2000, s.put, () => undefined, 1, 3);
     for (let at = 0; at < data.length; at += 700) await sender.write(data.subarray(at, at + 700));
     await sender.finish();
     expect(s.stored()).toEqual(data);
@@ -195,7 +267,7 @@ describe('PartSender with parts in flight', () => {
     const data = bytes(10_000, 9);
     const s = orderedStorage(new Map([[2000, 0]]));
     const sent: number[] = [];
-    const sender = new PartSender('u', data.length, 2000, s.put, (n) => sent.push(n), 1, 3);
+    const sender = new PartSender(route(), data.length, 2000, s.put, (n) => sent.push(n), 1, 3);
     await sender.write(data);
     await sender.finish();
     expect(s.stored()).toEqual(data);
@@ -206,7 +278,7 @@ describe('PartSender with parts in flight', () => {
 
   it('a refusal that is not about the network ends the upload', async () => {
     const s = orderedStorage(new Map([[2000, 403]]));
-    const sender = new PartSender('u', 10_000, 2000, s.put, () => undefined, 1, 3);
+    const sender = new PartSender(route(), 10_000, 2000, s.put, () => undefined, 1, 3);
     const upload = async () => {
       await sender.write(bytes(10_000));
       await sender.finish();
@@ -220,7 +292,7 @@ describe('PartSender and parts that overtake each other', () => {
   it('starts a part only once the body of the one before has left', async () => {
     const events: string[] = [];
     const sender = new PartSender(
-      'u',
+      route(),
       6000,
       2000,
       async (p) => {
@@ -249,7 +321,7 @@ describe('PartSender and parts that overtake each other', () => {
     let releaseFirst: () => void = () => undefined;
     const firstHeld = new Promise<void>((r) => (releaseFirst = r));
     const sender = new PartSender(
-      'u',
+      route(),
       data.length,
       2000,
       async (p) => {
@@ -277,7 +349,7 @@ describe('PartSender and parts that overtake each other', () => {
 
   it('a 409 of a part sent alone is final', async () => {
     const sender = new PartSender(
-      'u',
+      route(),
       100,
       4096,
       async () => {

@@ -2,10 +2,11 @@
  * Sends an upload's ciphertext in parts WHILE it is still being sealed, so sealing and sending
  * overlap instead of following each other (bench/files.bench.mjs: the whole-file path spent
  * about 0.6-0.8 s sealing 100 MiB before the first byte left). Used when upload-url announces
- * `partSize` (the files service's blob route, local storage; apps/files/README.md "Uploads in
- * parts"): each part is `PUT <uploadUrl>` with `Content-Range: bytes first-last/total`, in order,
- * a few on the wire at once (the service stores them one after another). Storages without parts
- * (S3, Cloudinary) keep the staged whole-object PUT.
+ * `partSize` (docs/api.md "Files"): through the files service's blob route (local disk,
+ * Cloudinary) each part is `PUT <uploadUrl>` with `Content-Range: bytes first-last/total`, in
+ * order, a few on the wire at once (the service stores them one after another); to S3 each part is
+ * a PUT of its own presigned URL (`partUrls`, a multipart upload), without `Content-Range`. A
+ * server that announces no parts gets the staged whole-object PUT.
  */
 
 import { UploadHttpError, xhrPut } from './xhr-put';
@@ -22,8 +23,21 @@ export const PARTS_IN_FLIGHT = 3;
 const PART_RETRIES = 2;
 const RETRY_DELAY_MS = 400;
 
+/**
+ * Where an upload's parts go: `url` taking ordered `Content-Range` parts of at most `partSize`
+ * bytes (the blob route), or, with `partUrls`, one presigned URL per part (S3), every part but
+ * the last exactly `partSize` bytes.
+ */
+export interface PartsTarget {
+  url: string;
+  partSize: number;
+  partUrls?: string[];
+}
+
 export interface PartRequest {
   url: string;
+  /** Whether the URL takes parts by `Content-Range` (the blob route) or is the part's own URL (S3). */
+  ranged: boolean;
   /** The part's bytes, as a Blob: the browser sends it from its blob store, and a resend reuses it. */
   body: Blob;
   /** Inclusive byte offsets of the part in the stored object, and the object's size. */
@@ -44,9 +58,9 @@ export type PartPut = (part: PartRequest) => Promise<void>;
  * its own OPFS file 0.49-0.81 s (and 1.4-1.7 s against 1.2-1.3 s for a Blob in the real upload).
  * Blobs die with the request, so the browser holds a few parts at most (bench/files.bench.mjs).
  */
-export const blobPartPut: PartPut = ({ url, body, first, last, total, onBodySent }) =>
+export const blobPartPut: PartPut = ({ url, ranged, body, first, last, total, onBodySent }) =>
   xhrPut(url, body, {
-    headers: { 'Content-Range': `bytes ${first}-${last}/${total}` },
+    ...(ranged ? { headers: { 'Content-Range': `bytes ${first}-${last}/${total}` } } : {}),
     ...(onBodySent ? { onBodySent } : {}),
   });
 
@@ -82,8 +96,8 @@ interface Shipped {
  * answers). `onSent(bytes)` reports the bytes the storage has confirmed, in order.
  *
  * A part that fails on the way (network, 5xx, 429) is sent again, with the parts after it (the
- * storage refused those as out of order), one at a time from the failed one's offset: every part
- * stays in memory until the storage has it.
+ * storage refused those as out of order), one at a time from the failed one's offset; to part URLs
+ * (S3) only the failed part goes again. Every part stays in memory until the storage has it.
  */
 export class PartSender {
   /** The part being filled: views of the sealed batches (copied once, into the part's Blob). */
@@ -94,9 +108,15 @@ export class PartSender {
   private readonly shipped: Shipped[] = [];
   private sent = 0;
   private readonly partBytes: number;
+  private readonly url: string;
+  private readonly partUrls: string[] | undefined;
 
+  /**
+   * `target` as upload-url answered it; `partBytes` caps the blob route's parts (a part URL's
+   * part is exactly the target's `partSize`: the store joins them by number).
+   */
   constructor(
-    private readonly url: string,
+    target: PartsTarget,
     private readonly total: number,
     partBytes: number,
     private readonly put: PartPut,
@@ -105,7 +125,13 @@ export class PartSender {
     private readonly inFlight = PARTS_IN_FLIGHT,
   ) {
     if (!Number.isSafeInteger(total) || total < 1) throw new Error('Nothing to upload');
-    this.partBytes = Math.max(1, Math.min(partBytes, total));
+    this.url = target.url;
+    this.partUrls = target.partUrls;
+    const size = this.partUrls ? target.partSize : Math.min(partBytes, target.partSize);
+    this.partBytes = Math.max(1, Math.min(size, total));
+    if (this.partUrls && this.partUrls.length !== Math.ceil(total / this.partBytes)) {
+      throw new Error('The server sent a part URL list that does not match the file');
+    }
   }
 
   /** Takes the next bytes of the object; they must not change afterwards (they are not copied until their part ships). */
@@ -133,19 +159,21 @@ export class PartSender {
   }
 
   /**
-   * Puts the full buffer on the wire and fills another. A part starts only once the body of the
-   * one before it has left, so the storage sees them begin in order, and when fewer than
-   * `inFlight` are out.
+   * Puts the full buffer on the wire and fills another, when fewer than `inFlight` are out. To
+   * the blob route a part starts only once the body of the one before it has left, so the
+   * storage sees them begin in order; part URLs (S3) take their parts side by side.
    */
   private async ship(): Promise<void> {
     while (this.shipped.length >= this.inFlight) await this.settleOldest();
     const previous = this.shipped.at(-1);
-    if (previous) await previous.left;
+    if (previous && !this.partUrls) await previous.left;
     const body = new Blob(this.pieces as BlobPart[], { type: 'application/octet-stream' });
     let bodySent: () => void = () => undefined;
     const sentBody = new Promise<void>((resolve) => (bodySent = resolve));
+    const index = this.offset / this.partBytes;
     const part: PartRequest = {
-      url: this.url,
+      url: this.partUrls?.[index] ?? this.url,
+      ranged: this.partUrls === undefined,
       body,
       first: this.offset,
       last: this.offset + body.size - 1,
@@ -174,6 +202,13 @@ export class PartSender {
     if (error === null) {
       this.shipped.shift();
       this.confirm(oldest.part);
+      return;
+    }
+    if (this.partUrls) {
+      // Own URLs (S3): the store joins parts by number, so only the failed part goes again.
+      if (!retryable(error)) throw error;
+      this.shipped.shift();
+      await this.resend(oldest.part, 1);
       return;
     }
     // Let the later parts end (the storage refuses them while this one is missing), then resend.

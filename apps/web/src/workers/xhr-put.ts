@@ -6,14 +6,34 @@
  * as it sends, never one JS buffer.
  */
 
-/** A storage answer that was not a success: status 0 when the network failed. */
+/**
+ * A storage answer that was not a success: status 0 when the network failed. `serverMessage` is
+ * the files service's own text when it answered (the blob route's JSON errors, e.g. 503
+ * STORAGE_UNAVAILABLE "... Nothing was stored; please try again."); S3's XML errors keep the status.
+ */
 export class UploadHttpError extends Error {
   /** The code it keeps when it crosses from the upload worker to the page. */
   readonly code = 'UPLOAD_HTTP';
 
-  constructor(readonly status: number) {
-    super(status === 0 ? 'Upload failed' : `Upload failed with status ${status}`);
+  constructor(
+    readonly status: number,
+    serverMessage?: string,
+  ) {
+    super(serverMessage ?? (status === 0 ? 'Upload failed' : `Upload failed with status ${status}`));
     this.name = 'UploadHttpError';
+  }
+}
+
+/** The `error` text of a JSON error answer (docs/api.md "Errors"), if that is what came back. */
+function serverMessageOf(xhr: XMLHttpRequest): string | undefined {
+  if (!/^application\/json\b/i.test(xhr.getResponseHeader('content-type') ?? '')) return undefined;
+  try {
+    const body = JSON.parse(xhr.responseText) as { error?: unknown };
+    return typeof body.error === 'string' && body.error.length > 0 && body.error.length <= 300
+      ? body.error
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -57,7 +77,7 @@ export function xhrPut(url: string, body: Blob, options: XhrPutOptions = {}): Pr
     xhr.addEventListener('load', () => {
       done();
       if (xhr.status >= 200 && xhr.status < 300) resolve();
-      else reject(new UploadHttpError(xhr.status));
+      else reject(new UploadHttpError(xhr.status, serverMessageOf(xhr)));
     });
     xhr.addEventListener('error', () => {
       done();

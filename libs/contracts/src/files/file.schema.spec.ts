@@ -64,7 +64,7 @@ describe('files contracts', () => {
     expect(parseFirst(fileAccessBodySchema, { authKey: 'ab' })).toMatchObject({ ok: false });
   });
 
-  it('the upload-url answer may carry partSize, a positive whole number of bytes (16 MiB for local disk)', () => {
+  it('the upload-url answer may carry partSize, a positive whole number of bytes (16 MiB)', () => {
     const answer = { fileId: 'f', uploadUrl: '/api/files/blob/a/b', expiresAt: '2026-01-01T00:00:00.000Z' };
     expect(createUploadResponseSchema.safeParse(answer).success).toBe(true);
     expect(createUploadResponseSchema.parse({ ...answer, partSize: UPLOAD_PART_MAX_BYTES }).partSize).toBe(
@@ -72,6 +72,19 @@ describe('files contracts', () => {
     );
     for (const partSize of [0, -1, 1.5, '16']) {
       expect(createUploadResponseSchema.safeParse({ ...answer, partSize }).success).toBe(false);
+    }
+  });
+
+  it('and, for S3, partUrls: one URL per part, at least one', () => {
+    const answer = { fileId: 'f', uploadUrl: 'https://s3/b/k', expiresAt: '2026-01-01T00:00:00.000Z' };
+    const parsed = createUploadResponseSchema.parse({
+      ...answer,
+      partSize: 1,
+      partUrls: ['https://s3/1', 'https://s3/2'],
+    });
+    expect(parsed.partUrls).toEqual(['https://s3/1', 'https://s3/2']);
+    for (const partUrls of [[], 'https://s3/1', [1]]) {
+      expect(createUploadResponseSchema.safeParse({ ...answer, partUrls }).success).toBe(false);
     }
   });
 });

@@ -14,8 +14,10 @@ export const FILE_URL_TTL_SECONDS = 300;
 /** Uploads begun (upload-url) and never completed are removed by the cleanup job after this long. */
 export const FILE_UPLOAD_ABANDON_SECONDS = 3600;
 /**
- * The most ciphertext bytes one PART of an upload may carry (`PUT <uploadUrl>` with
- * `Content-Range`), offered as `partSize` by storage whose driver takes parts (local disk).
+ * The most ciphertext bytes one PART of an upload may carry, offered as `partSize` by every
+ * storage that takes an upload in parts: local disk and Cloudinary (`PUT <uploadUrl>` with
+ * `Content-Range`), S3 (one presigned URL per part, `partUrls`, where every part but the last
+ * carries exactly this many bytes).
  */
 export const UPLOAD_PART_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -77,10 +79,18 @@ export type CreateUploadBody = z.output<typeof createUploadBodySchema>;
 
 export const createUploadResponseSchema = z.object({
   fileId: z.string(),
+  /** A PUT of the whole ciphertext (every storage), or of its parts with `Content-Range` (local disk, Cloudinary). */
   uploadUrl: z.string(),
   expiresAt: z.string(),
   /** Present only when the storage takes the upload in parts: the most bytes one part may carry. */
   partSize: z.number().int().positive().optional(),
+  /**
+   * S3: one presigned URL per part, in order. Part `i` (from 0) is a PUT of bytes `i * partSize`
+   * up to `(i + 1) * partSize` (the last part: to the end), without `Content-Range`, in any order
+   * and several at once; upload-complete joins them. One part: the URL is `uploadUrl` itself.
+   * More than one (a multipart upload): valid until the upload is abandoned.
+   */
+  partUrls: z.array(z.string()).min(1).optional(),
 });
 export type CreateUploadResponse = z.output<typeof createUploadResponseSchema>;
 

@@ -28,7 +28,10 @@ export interface CloudinaryApiError {
 
 export interface CloudinaryUploadResult {
   public_id: string;
+  /** The asset's size; for a chunk of a chunked upload that is not the last, the bytes received so far. */
   bytes: number;
+  /** `false` in the answer to a chunk of a chunked upload that is not the last one. */
+  done?: boolean;
   /** Set (with the stored asset's details) when `overwrite: false` met an existing public id. */
   existing?: boolean;
   [key: string]: unknown;

@@ -11,9 +11,16 @@ import {
   type SignedUrl,
   type StorageDriver,
   type StoredObjectInfo,
+  type UploadChunk,
+  type UploadChunkResult,
 } from '../storage-driver';
 import { assertMaxBytes, assertRange, assertTtl, ByteLimit, ByteWindow, objectNotFound } from '../streams';
-import { loadCloudinarySdk, type CloudinaryApiError, type CloudinarySdk } from './cloudinary-sdk';
+import {
+  loadCloudinarySdk,
+  type CloudinaryApiError,
+  type CloudinarySdk,
+  type CloudinaryUploadResult,
+} from './cloudinary-sdk';
 
 export interface CloudinaryStorageOptions {
   cloudName: string;
@@ -36,6 +43,12 @@ export interface CloudinaryDirectUpload {
 export const CLOUDINARY_SIGNATURE_TTL_SECONDS = 3600;
 const DEFAULT_FOLDER = 'vault';
 const FOLDER_PATTERN = /^[0-9A-Za-z_-]+(\/[0-9A-Za-z_-]+)*$/;
+/**
+ * Cloudinary's chunked upload: every chunk but the last must be larger than 5 MB
+ * (support.cloudinary.com "Guidelines for self implementing chunked upload"); 5 MiB satisfies
+ * either reading of "MB".
+ */
+export const CLOUDINARY_MIN_CHUNK_BYTES = 5 * 1024 * 1024;
 /** Internal download URLs (server-side `get`) live this long. */
 const GET_URL_TTL_SECONDS = 300;
 
@@ -160,16 +173,76 @@ export class CloudinaryStorageDriver implements StorageDriver {
    * nothing. A public id that already exists is refused (CONFLICT) and left as it was.
    */
   async put(key: string, body: Readable, opts: { maxBytes: number }): Promise<StoredObjectInfo> {
-    const publicId = this.publicIdOf(key);
     assertMaxBytes(opts.maxBytes);
+    const result = await this.upload(key, body, { maxBytes: opts.maxBytes });
+    return { size: Number(result.bytes) };
+  }
+
+  /**
+   * One chunk of Cloudinary's chunked upload (the SDK's `upload_chunked_stream` protocol, one
+   * chunk per call, streamed instead of buffered): the same signed parameters as `put`, plus
+   * `X-Unique-Upload-Id: uploadId` and `Content-Range: bytes first-last/total`. The body must be
+   * exactly the chunk's length: longer or shorter, the request is cut off before its closing
+   * boundary, so Cloudinary keeps nothing of it. The answer to the last chunk is the asset.
+   */
+  async sendChunk(key: string, body: Readable, chunk: UploadChunk): Promise<UploadChunkResult> {
+    const { first, last, total, uploadId } = chunk;
+    if (
+      ![first, last, total].every(Number.isSafeInteger) ||
+      first < 0 ||
+      first > last ||
+      last >= total ||
+      !/^[0-9A-Za-z_-]{8,64}$/.test(uploadId)
+    ) {
+      throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Invalid chunk');
+    }
+    const complete = last + 1 === total;
+    if (!complete && last - first + 1 < CLOUDINARY_MIN_CHUNK_BYTES) {
+      throw new VaultError(
+        ErrorCode.VALIDATION_FAILED,
+        `A chunk other than the last must hold at least ${CLOUDINARY_MIN_CHUNK_BYTES} bytes`,
+      );
+    }
+    const result = await this.upload(key, body, {
+      maxBytes: last - first + 1,
+      exact: true,
+      headers: { content_range: `bytes ${first}-${last}/${total}`, x_unique_upload_id: uploadId },
+    });
+    if (result.done === false) {
+      if (complete)
+        throw new CloudinaryRequestError('upload', undefined, 'the last chunk left the upload open');
+      return { complete: false };
+    }
+    if (!complete)
+      throw new CloudinaryRequestError('upload', undefined, 'a chunk before the last ended the upload');
+    if (Number(result.bytes) !== total) {
+      throw new CloudinaryRequestError(
+        'upload',
+        undefined,
+        `the asset has ${result.bytes} bytes, not ${total}`,
+      );
+    }
+    return { complete: true };
+  }
+
+  /**
+   * `upload_stream` fed through a byte counter: beyond `maxBytes` (or, `exact`, short of it at
+   * the end) the request is cut off through its socket (an agent of our own: the SDK does not
+   * expose the request) before the closing multipart boundary, so Cloudinary keeps nothing.
+   */
+  private upload(
+    key: string,
+    body: Readable,
+    opts: { maxBytes: number; exact?: boolean; headers?: Record<string, string> },
+  ): Promise<CloudinaryUploadResult> {
+    const publicId = this.publicIdOf(key);
     const sdk = this.sdk;
-    // Our own agent per upload, so the request can be cut off (the SDK does not expose it).
     const secure = !String(sdk.config().upload_prefix ?? '').startsWith('http:');
     const agent = secure ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
 
-    return new Promise<StoredObjectInfo>((resolve, reject) => {
+    return new Promise<CloudinaryUploadResult>((resolve, reject) => {
       let settled = false;
-      const finish = (err: Error | null, info?: StoredObjectInfo) => {
+      const finish = (err: Error | null, result?: CloudinaryUploadResult) => {
         if (settled) return;
         settled = true;
         agent.destroy();
@@ -178,11 +251,18 @@ export class CloudinaryStorageDriver implements StorageDriver {
           upload.destroy();
           reject(err);
         } else {
-          resolve(info as StoredObjectInfo);
+          resolve(result as CloudinaryUploadResult);
         }
       };
       const upload = sdk.uploader.upload_stream(
-        { ...RAW_AUTHENTICATED, ...this.credentials, public_id: publicId, overwrite: false, agent },
+        {
+          ...RAW_AUTHENTICATED,
+          ...this.credentials,
+          ...opts.headers,
+          public_id: publicId,
+          overwrite: false,
+          agent,
+        },
         (error, result) => {
           if (error || !result) {
             const { message, http_code } = apiError(error);
@@ -191,10 +271,14 @@ export class CloudinaryStorageDriver implements StorageDriver {
           if (result.existing === true) {
             return finish(new VaultError(ErrorCode.CONFLICT, 'A stored object with this key already exists'));
           }
-          finish(null, { size: Number(result.bytes) });
+          finish(null, result);
         },
       );
-      const limit = new ByteLimit(opts.maxBytes, () => agent.destroy());
+      const limit = new ByteLimit(
+        opts.maxBytes,
+        () => agent.destroy(),
+        opts.exact ? opts.maxBytes : undefined,
+      );
       pipeline(body, limit, upload).catch((err: Error) => finish(err));
     });
   }

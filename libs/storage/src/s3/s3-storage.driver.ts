@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
+import { ErrorCode, VaultError } from '@vault/contracts';
 import { Client, type ClientOptions } from 'minio';
 import { assertObjectKey } from '../object-key';
 import {
+  partCount,
   STORAGE_LABELS,
   type ByteRange,
+  type PartsLayout,
   type SignedUrl,
   type StorageDriver,
   type StoredObjectInfo,
@@ -33,7 +36,11 @@ export interface S3StorageOptions {
   partSize?: number;
 }
 
-const MIN_PART_SIZE = 5 * 1024 * 1024;
+/** S3's smallest part (every part of a multipart upload but the last): 5 MiB. */
+export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
+/** S3's most parts in one multipart upload. */
+const S3_MAX_PARTS = 10_000;
+const MIN_PART_SIZE = S3_MIN_PART_SIZE;
 export const DEFAULT_S3_PART_SIZE = 8 * 1024 * 1024;
 const OCTET_STREAM = { 'Content-Type': 'application/octet-stream' };
 
@@ -81,6 +88,29 @@ function isMissing(err: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound';
 }
 
+function isNoSuchUpload(err: unknown): boolean {
+  return s3Code(err) === 'NoSuchUpload';
+}
+
+/** `minio`'s client with its ListParts call reachable (the library keeps it protected). */
+class S3Client extends Client {
+  listUploadParts(bucket: string, key: string, uploadId: string) {
+    return this.listParts(bucket, key, uploadId);
+  }
+}
+
+function assertLayout({ total, partSize }: PartsLayout): void {
+  if (!Number.isSafeInteger(total) || total < 1 || !Number.isSafeInteger(partSize)) {
+    throw new VaultError(ErrorCode.VALIDATION_FAILED, 'A multipart upload needs a size and a part size');
+  }
+  if (partSize < S3_MIN_PART_SIZE || partCount({ total, partSize }) > S3_MAX_PARTS) {
+    throw new VaultError(
+      ErrorCode.VALIDATION_FAILED,
+      `S3 parts hold at least ${S3_MIN_PART_SIZE} bytes (all but the last), at most ${S3_MAX_PARTS} of them`,
+    );
+  }
+}
+
 /**
  * Objects in an S3-compatible bucket (MinIO, AWS S3, Cloudflare R2) through the `minio`
  * client. Browsers upload and download with presigned URLs (SigV4, signed offline by the
@@ -94,7 +124,7 @@ export class S3StorageDriver implements StorageDriver {
   readonly bucket: string;
   readonly partSize: number;
   /** The client of the services (network calls). */
-  readonly client: Client;
+  readonly client: S3Client;
   /** The client that signs browser URLs (never makes a request: the region is configured). */
   private readonly signer: Client;
 
@@ -107,7 +137,7 @@ export class S3StorageDriver implements StorageDriver {
     if (!Number.isSafeInteger(this.partSize) || this.partSize < MIN_PART_SIZE) {
       throw new Error('S3 partSize must be at least 5 MiB');
     }
-    this.client = new Client(minioClientOptions(options.endpoint, options));
+    this.client = new S3Client(minioClientOptions(options.endpoint, options));
     this.signer = options.publicEndpoint
       ? new Client(minioClientOptions(options.publicEndpoint, options))
       : this.client;
@@ -216,6 +246,98 @@ export class S3StorageDriver implements StorageDriver {
         await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);
       }
       throw err;
+    }
+  }
+
+  /**
+   * A multipart upload the browser sends its parts to directly (`signMultipartParts`). The
+   * object appears only when `completeMultipart` has checked the parts.
+   */
+  async startMultipart(key: string): Promise<string> {
+    assertObjectKey(key);
+    return this.client.initiateNewMultipartUpload(this.bucket, key, { ...OCTET_STREAM });
+  }
+
+  /**
+   * Presigned UploadPart URLs (`?partNumber=n&uploadId=…`, signed offline like the PUT of a
+   * whole object). Each one writes only that part of that upload, so it is worth nothing once
+   * the upload is completed or aborted.
+   */
+  async signMultipartParts(
+    key: string,
+    uploadId: string,
+    opts: PartsLayout & { expiresInSeconds: number },
+  ): Promise<SignedUrl[]> {
+    assertObjectKey(key);
+    assertLayout(opts);
+    assertTtl(opts.expiresInSeconds);
+    const signedAt = wholeSecondNow();
+    const expiresAt = new Date(signedAt.getTime() + opts.expiresInSeconds * 1000);
+    const urls: SignedUrl[] = [];
+    for (let part = 1; part <= partCount(opts); part += 1) {
+      const url = await this.signer.presignedUrl(
+        'PUT',
+        this.bucket,
+        key,
+        opts.expiresInSeconds,
+        { partNumber: String(part), uploadId },
+        signedAt,
+      );
+      urls.push({ url, method: 'PUT', expiresAt });
+    }
+    return urls;
+  }
+
+  /**
+   * The parts are read from the store (ListParts), never taken from the client: the upload is
+   * completed only when it holds exactly parts 1..n of the layout's sizes, with the ETags the
+   * store itself listed. A missing, extra or wrong-sized part is UPLOAD_SIZE_MISMATCH and the
+   * upload is left as it was (the caller aborts it or lets the client send the part again).
+   */
+  async completeMultipart(
+    key: string,
+    uploadId: string,
+    layout: PartsLayout,
+  ): Promise<StoredObjectInfo | null> {
+    assertObjectKey(key);
+    assertLayout(layout);
+    let listed: { part: number; etag: string; size: number }[];
+    try {
+      listed = await this.client.listUploadParts(this.bucket, key, uploadId);
+    } catch (err) {
+      if (isNoSuchUpload(err)) return null;
+      throw err;
+    }
+    const count = partCount(layout);
+    const byNumber = new Map(listed.map((p) => [p.part, p]));
+    for (let part = 1; part <= count; part += 1) {
+      const expected = part < count ? layout.partSize : layout.total - (count - 1) * layout.partSize;
+      const found = byNumber.get(part);
+      if (!found || found.size !== expected) {
+        throw new VaultError(
+          ErrorCode.UPLOAD_SIZE_MISMATCH,
+          found
+            ? `Part ${part} of the upload has ${found.size} bytes; ${expected} were expected`
+            : `Part ${part} of ${count} of the upload is missing`,
+        );
+      }
+    }
+    if (listed.length !== count) {
+      throw new VaultError(ErrorCode.UPLOAD_SIZE_MISMATCH, `The upload has more than ${count} parts`);
+    }
+    const etags = [...byNumber.values()]
+      .sort((a, b) => a.part - b.part)
+      .map(({ part, etag }) => ({ part, etag }));
+    await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags);
+    return { size: layout.total };
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    assertObjectKey(key);
+    try {
+      await this.client.abortMultipartUpload(this.bucket, key, uploadId);
+    } catch (err) {
+      if (!isNoSuchUpload(err)) throw err;
     }
   }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import { resetAfter, StorageFaults } from './faults';
 
 /**
  * A Cloudinary stand-in that speaks the part of the protocol the storage driver and the
@@ -17,6 +18,15 @@ import busboy from 'busboy';
  *   `timestamp` at most an hour old, `file` streamed to disk; `overwrite` false (0) keeps an
  *   existing asset and answers it with `existing: true`, as Cloudinary does; an empty file
  *   is refused (400 "Empty file").
+ * - The same upload as a CHUNKED upload (the SDK's `upload_chunked_stream`; support.cloudinary.com
+ *   "Guidelines for self implementing chunked upload to Cloudinary"): every chunk a signed
+ *   upload of its own with the same `X-Unique-Upload-Id` and a `Content-Range: bytes
+ *   first-last/total` (total `-1` while unknown, as the SDK sends it) that the file part must
+ *   match; the first chunk must come first, every chunk but the last must be at least 5 MiB,
+ *   and the last (the one that reaches `total`) must come after all the others have been
+ *   answered (a gap is refused, 400). Chunks before the last answer `{done: false, bytes}`
+ *   (the bytes received so far); the last answers the asset. The same range sent again
+ *   replaces the earlier chunk.
  * - `POST /v1_1/<cloud>/<resource_type>/destroy`: signed the same way.
  * - `GET /v1_1/<cloud>/<resource_type>/download?...`: the Download API URL made by
  *   `utils.private_download_url`: signature, `api_key`, `expires_at` (or the timestamp's
@@ -68,8 +78,15 @@ export interface CloudinaryTestServer {
     /** Answer `Range` on downloads with 206 (default true); false sends the whole object, 200. */
     honourRange: boolean;
   };
+  /** Failures to plant (faults.ts): the next matching requests are refused or cut off. */
+  faults: StorageFaults;
+  /** Chunked uploads begun and not finished: their X-Unique-Upload-Id, public id and chunks' byte ranges. */
+  chunkedUploads(): { uploadId: string; publicId: string; ranges: [number, number][] }[];
   close(): Promise<void>;
 }
+
+/** Every chunk of a chunked upload but the last: at least this many bytes. */
+const MIN_CHUNK_BYTES = 5 * 1024 * 1024;
 
 /** Cloudinary: "Stale request - reported time is ... which is more than 1 hour ago". */
 const SIGNATURE_MAX_AGE_SECONDS = 3600;
@@ -118,6 +135,12 @@ export async function startCloudinaryTestServer(
   const objects = new Map<string, CloudinaryTestAsset>();
   const requests: CloudinaryTestServer['requests'] = [];
   const settings: CloudinaryTestServer['settings'] = { honourRange: true };
+  const faults = new StorageFaults();
+  /** Chunked uploads in progress: the first chunk's signed identity and each chunk's file. */
+  const chunked = new Map<
+    string,
+    { publicId: string; type: string; chunks: Map<number, { last: number; path: string }> }
+  >();
   let version = 1_700_000_000;
 
   const checkSignature = (params: Record<string, string>) => {
@@ -224,8 +247,69 @@ export async function startCloudinaryTestServer(
     res.end(json);
   };
 
+  /**
+   * One chunk of a chunked upload: kept beside the others; the last one (when every byte before
+   * it has arrived) joins them into the file that is then stored like a whole upload.
+   */
+  const takeChunk = async (
+    req: IncomingMessage,
+    uploadId: string,
+    fields: Record<string, string>,
+    file: { path: string; bytes: number },
+  ): Promise<{ path: string; bytes: number } | { done: false; bytes: number }> => {
+    const range = /^bytes (\d+)-(\d+)\/(\d+|-1)$/.exec(String(req.headers['content-range'] ?? ''));
+    if (!range) throw new HttpFailure(400, 'Invalid Content-Range header');
+    const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
+    if (last < first || (total !== -1 && last >= total) || file.bytes !== last - first + 1) {
+      throw new HttpFailure(400, `Chunk of ${file.bytes} bytes does not match Content-Range ${range[0]}`);
+    }
+    const publicId = fields.public_id ?? '';
+    const type = fields.type || 'upload';
+    let upload = chunked.get(uploadId);
+    if (!upload) {
+      if (first !== 0) throw new HttpFailure(400, 'The first chunk of a chunked upload must arrive first');
+      upload = { publicId, type, chunks: new Map() };
+      chunked.set(uploadId, upload);
+    } else if (upload.publicId !== publicId || upload.type !== type) {
+      throw new HttpFailure(400, 'Chunks of one upload must carry the same parameters');
+    }
+    const isLast = total !== -1 && last + 1 === total;
+    if (!isLast && file.bytes < MIN_CHUNK_BYTES) {
+      throw new HttpFailure(400, `Chunks other than the last must be at least ${MIN_CHUNK_BYTES} bytes`);
+    }
+    const earlier = upload.chunks.get(first);
+    if (earlier) await rm(earlier.path, { force: true });
+    upload.chunks.set(first, { last, path: file.path });
+    const ordered = [...upload.chunks.entries()].sort(([a], [b]) => a - b);
+    if (!isLast) {
+      const bytes = ordered.reduce((sum, [from, c]) => sum + c.last - from + 1, 0);
+      return { done: false, bytes };
+    }
+    let next = 0;
+    for (const [from, c] of ordered) {
+      if (from !== next) {
+        upload.chunks.delete(first);
+        await rm(file.path, { force: true });
+        throw new HttpFailure(400, `The last chunk arrived before the chunk at byte ${next}`);
+      }
+      next = c.last + 1;
+    }
+    // Every chunk is here: one file, as if it had come whole.
+    const path = join(directory, 'incoming', randomBytes(8).toString('hex'));
+    const out = createWriteStream(path);
+    for (const [, c] of ordered) await pipeline(createReadStream(c.path), out, { end: false });
+    await new Promise<void>((resolve, reject) =>
+      out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+    for (const [, c] of ordered) await rm(c.path, { force: true });
+    chunked.delete(uploadId);
+    return { path, bytes: total };
+  };
+
   const upload = async (req: IncomingMessage, res: ServerResponse, resourceType: string) => {
-    const { fields, file } = await readForm(req);
+    const form = await readForm(req);
+    const { fields } = form;
+    let { file } = form;
     try {
       checkSignature(fields);
       checkTimestamp(fields);
@@ -233,6 +317,20 @@ export async function startCloudinaryTestServer(
       // Cloudinary refuses empty uploads (Vault objects never are: each holds at least one 16-byte tag).
       if (file.bytes === 0) throw new HttpFailure(400, 'Empty file');
       if (resourceType !== 'raw') throw new HttpFailure(400, 'This test server stores raw resources only');
+      const uploadId = req.headers['x-unique-upload-id'];
+      if (typeof uploadId === 'string') {
+        const taken = await takeChunk(req, uploadId, fields, file);
+        if ('done' in taken) {
+          return send(res, 200, {
+            done: false,
+            bytes: taken.bytes,
+            public_id: fields.public_id,
+            resource_type: resourceType,
+            type: fields.type || 'upload',
+          });
+        }
+        file = taken;
+      }
       const type = fields.type || 'upload';
       const publicId = fields.public_id || randomBytes(10).toString('hex');
       const id = `${resourceType}/${type}/${publicId}`;
@@ -257,7 +355,11 @@ export async function startCloudinaryTestServer(
       objects.set(id, asset);
       send(res, 200, { ...assetJson(asset), existing: false, original_filename: 'file' });
     } catch (err) {
-      if (file) await rm(file.path, { force: true });
+      // A chunk kept for its upload is not this request's to remove.
+      const kept = [...chunked.values()].some((u) =>
+        [...u.chunks.values()].some((c) => c.path === file?.path),
+      );
+      if (file && !kept) await rm(file.path, { force: true });
       throw err;
     }
   };
@@ -351,6 +453,11 @@ export async function startCloudinaryTestServer(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://cloudinary.invalid');
     const prefix = `/v1_1/${cloudName}/`;
+    const fault = faults.take({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers });
+    if (fault?.action === 'refuse') {
+      throw new HttpFailure(fault.status ?? 503, 'Service unavailable (a fault planted by the test)');
+    }
+    if (fault?.action === 'reset') resetAfter(req, fault.afterBytes ?? 0);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, CORS_HEADERS);
       res.end();
@@ -405,6 +512,15 @@ export async function startCloudinaryTestServer(
     objects,
     requests,
     settings,
+    faults,
+    chunkedUploads: () =>
+      [...chunked.entries()].map(([uploadId, u]) => ({
+        uploadId,
+        publicId: u.publicId,
+        ranges: [...u.chunks.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([first, c]): [number, number] => [first, c.last]),
+      })),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -50,13 +50,13 @@ export function freshKey(owner = 'owner-a'): string {
   return `${owner}/file-${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
 
-function chunksOf(bytes: Buffer, size = 16 * 1024): Readable {
+export function chunksOf(bytes: Buffer, size = 16 * 1024): Readable {
   const parts: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
   return Readable.from(parts);
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
+export async function readAll(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(parts);

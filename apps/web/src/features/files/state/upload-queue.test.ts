@@ -114,11 +114,29 @@ describe('UploadQueue', () => {
     expect(
       await decryptFileBytes({ fileKey, fileId, iv: dto.iv, size: dto.size }, api.stored.get(fileId)!),
     ).toEqual(data);
-    // S3 is not offered parts: one whole PUT.
-    queue.add([fileOf('b.bin', 10, 'application/zip')]);
+  });
+
+  it('S3: each part to its own presigned URL (partUrls), without Content-Range; decrypts back', async () => {
+    const { api, queue, vaultKey, idle } = await setup((a) => {
+      a.partSize = 100_000;
+    });
+    const data = bytes(250_000);
+    queue.add([fileOf('Big.zip', data, 'application/zip')]);
     queue.start({ storageType: 's3', tags: [] });
-    await vi.waitFor(() => expect(queue.getSnapshot().items[1]!.status).toBe('completed'));
-    expect(api.storage.requests.at(-1)!.range).toBeUndefined();
+    await idle();
+    const fileId = queue.getSnapshot().items[0]!.fileId!;
+    expect(
+      api.storage.requests.map((r) => [new URL(r.url).searchParams.get('partNumber'), r.range, r.size]),
+    ).toEqual([
+      ['1', undefined, 100_000],
+      ['2', undefined, 100_000],
+      ['3', undefined, data.length + 16 * 4 - 200_000],
+    ]);
+    const dto = api.active.find((f) => f.id === fileId)!;
+    const fileKey = await unwrapFileKey(vaultKey, fileId, dto.wrappedKey);
+    expect(
+      await decryptFileBytes({ fileKey, fileId, iv: dto.iv, size: dto.size }, api.stored.get(fileId)!),
+    ).toEqual(data);
   });
 
   it('a part the storage refuses ends the row in an error with its status; nothing is completed', async () => {

@@ -293,13 +293,15 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
       let plaintextSha256: string | undefined;
       step = 'encrypt';
       if (signed.partSize) {
-        // The storage takes parts (local disk): the worker sends each one as soon as it is
-        // sealed, so encrypting and uploading overlap. 'Uploading' once the first part is stored.
+        // The storage takes parts (every storage of this server): the worker sends each one as
+        // soon as it is sealed, so encrypting and uploading overlap; to S3 each part has its own
+        // URL. 'Uploading' once the first part is stored.
+        const partUrls = signed.partUrls?.map((u) => resolveUploadUrl(u, this.options.apiBaseUrl, origin));
         const sent = await crypto.sendUpload(
           this.vaultKey,
           fields,
           input,
-          { url, partSize: signed.partSize },
+          { url, partSize: signed.partSize, ...(partUrls ? { partUrls } : {}) },
           (sealed, total, stored) =>
             stored > 0
               ? this.progress(item.key, percent(stored, total), 'uploading')

@@ -64,7 +64,10 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
   malwareFingerprintCheck = false;
   /** Answer of DELETE /api/files/trash: 204 (the contract) or {deleted}. */
   emptyTrashAnswersCount = false;
-  /** upload-url's `partSize` for local storage (the real files service offers parts there); none when unset. */
+  /**
+   * upload-url's `partSize` (the real files service offers parts on every storage); none when
+   * unset. S3 answers it with `partUrls`, one presigned URL per part, as the real one does.
+   */
   partSize: number | undefined = undefined;
   readonly storage: FakeStorage;
 
@@ -159,9 +162,18 @@ export class FakeFilesApi extends FakeRouteApi<FakeRequest> {
               ? `https://bucket.s3.test/vault/${fileId}?X-Amz-Signature=abc`
               : `/api/files/blob/${fileId}?op=put&sig=abc`,
           expiresAt: new Date(this.clock + 300_000).toISOString(),
-          ...(this.partSize !== undefined && parsed.data.storageType === 'local'
-            ? { partSize: this.partSize }
-            : {}),
+          ...(this.partSize === undefined
+            ? {}
+            : parsed.data.storageType === 's3'
+              ? {
+                  partSize: this.partSize,
+                  partUrls: Array.from(
+                    { length: Math.ceil(parsed.data.encryptedSize / this.partSize) },
+                    (_, i) =>
+                      `https://bucket.s3.test/vault/${fileId}?partNumber=${i + 1}&X-Amz-Signature=p${i}`,
+                  ),
+                }
+              : { partSize: this.partSize }),
         });
       }
       case 'POST /api/files/upload-complete': {

@@ -87,13 +87,31 @@ export class FakeStorage implements UploadTransport {
    * starts over, anything else must start where the stored bytes end: 409 otherwise). `fail`
    * answers the next part; `hold` stops before storing a part until `release`.
    */
-  putPart: PartPut = async ({ url, body: blob, first, last, total }) => {
+  putPart: PartPut = async ({ url, ranged, body: blob, first, last, total }) => {
     const body = await readBlob(blob);
     const fileId = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
-    this.requests.push({ method: 'PUT', url, size: body.length, range: `bytes ${first}-${last}/${total}` });
+    this.requests.push({
+      method: 'PUT',
+      url,
+      size: body.length,
+      ...(ranged ? { range: `bytes ${first}-${last}/${total}` } : {}),
+    });
     if (this.holding) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const status = this.failures.shift();
     if (status !== undefined) throw new UploadHttpError(status);
+    if (!ranged) {
+      // A part URL (S3): parts in any order, joined once every byte is there.
+      const parts = this.numbered.get(fileId) ?? new Map<number, Uint8Array>();
+      parts.set(first, body);
+      this.numbered.set(fileId, parts);
+      if ([...parts.values()].reduce((n, p) => n + p.length, 0) === total) {
+        const joined = new Uint8Array(total);
+        for (const [at, p] of parts) joined.set(p, at);
+        this.numbered.delete(fileId);
+        this.api.stored.set(fileId, joined);
+      }
+      return;
+    }
     const held = first === 0 ? new Uint8Array(0) : (this.partial.get(fileId) ?? new Uint8Array(0));
     if (held.length !== first || last - first + 1 !== body.length) throw new UploadHttpError(409);
     const joined = new Uint8Array(held.length + body.length);
@@ -108,4 +126,5 @@ export class FakeStorage implements UploadTransport {
   };
 
   private readonly partial = new Map<string, Uint8Array>();
+  private readonly numbered = new Map<string, Map<number, Uint8Array>>();
 }
