@@ -87,8 +87,8 @@ const TEXT_CAP = 80;
 const HUGE = 'A'.repeat(70_000);
 /**
  * The longest query value sent. Node refuses a request line and headers past 16 KiB before any
- * route with Fastify's own 431, whose body has no error code (docs/fuzzing.md "Found, not
- * fixed"); a value twice over, the longest path and the rest stay under that.
+ * route (431 HEADERS_TOO_LARGE, apps/gateway/src/errors/client-error.handler.ts, tested below);
+ * a value twice over, the longest path and the rest stay under that so the routes are reached.
  */
 const LONG_QUERY_VALUE = 5_000;
 /** A JSON body past the gateway's body limit (BODY_LIMIT_BYTES, 1.1 MiB by default). */
@@ -619,6 +619,16 @@ describe('every contract schema against every route (fuzz)', () => {
   );
 
   describe('regressions found by fuzzing', () => {
+    it("a request whose headers pass 16 KiB is a 431 in the API's error shape (Fastify's own body had no code)", async () => {
+      const res = await fetch(new URL('/api/auth/me', e2eEnv().baseUrl), {
+        headers: { 'x-long': 'a'.repeat(20_000) },
+      });
+      expect({ status: res.status, body: (await res.json()) as unknown }).toEqual({
+        status: 431,
+        body: { code: 'HEADERS_TOO_LARGE', error: 'Request headers too large' },
+      });
+    });
+
     it('GET /api/auth/security-events with a cursor in the year 0 is a 400 (PostgreSQL refused it: a 500)', async () => {
       // base64url of '0000-01-01T00:00:00.000000Z|00000000-0000-4000-8000-000000000000'.
       const cursor = 'MDAwMC0wMS0wMVQwMDowMDowMC4wMDAwMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMA';

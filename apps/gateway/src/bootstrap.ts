@@ -15,6 +15,7 @@ import { registerSecurityHeaders } from './security/security-headers';
 import { registerSpa, resolveWebRoot } from './static/spa';
 import { registerJsonBodyParser } from './validation/json-body.parser';
 import { registerStreamedBodies } from './validation/streamed-body.parser';
+import { clientErrorHandler } from './errors/client-error.handler';
 
 /**
  * TRUST_PROXY=true trusts exactly the peer that connects (the proxy), so the client IP is
@@ -50,6 +51,7 @@ export async function createGatewayApp({
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
   });
   let app: NestFastifyApplication;

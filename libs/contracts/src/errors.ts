@@ -5,6 +5,10 @@
 export const ErrorCode = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** The request's headers together exceed the server's limit (16 KiB): refused before routing. */
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  /** The request did not arrive whole within the server's time limit. */
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
@@ -57,6 +61,8 @@ interface ErrorInfo {
 export const ERROR_INFO: Record<ErrorCode, ErrorInfo> = {
   VALIDATION_FAILED: { status: 400, message: 'Invalid request' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid credentials' },
   ACCOUNT_LOCKED: {
