@@ -276,7 +276,7 @@ async function buildScenarios(opts, rpc) {
       let n = 0;
       do {
         const page = await rpc.call('notes.list', ctx, cursor ? { limit: 500, cursor } : { limit: 500 });
-        n += page.count;
+        n += page.notes.length;
         cursor = page.nextCursor;
       } while (cursor);
       if (n !== opts.notes) throw new Error(`listed ${n} notes, not ${opts.notes}`);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { NoteDto } from '@vault/contracts';
 import { NoteEntity } from '../entities/note.entity';
 
 /** The sealed fields a client sends (create and update). */
@@ -25,24 +26,9 @@ export interface ListPosition {
   id: string;
 }
 
-/** One page of the vault list (listPage). */
-export interface ListedPage {
-  /** The JSON text of the page's notes: an array of NoteDto. */
-  notesJson: string;
-  count: number;
-  /** Notes follow this page. */
-  hasMore: boolean;
-  /** The page's last note's place (for the next page's cursor); null on an empty page. */
-  last: ListPosition | null;
-}
-
-interface ListedPageRow {
-  notesJson: string;
-  count: number;
-  fetched: number;
-  lastUpdatedAt: string | null;
-  lastStoredOrder: string | null;
-  lastId: string | null;
+/** A note of the vault list as listActive reads it: its answer, and its place for a cursor. */
+export interface ListedNote extends NoteDto {
+  storedOrder: string;
 }
 
 /**
@@ -189,18 +175,14 @@ export class NotesRepository {
   }
 
   /**
-   * One page of the vault list: the owner's active notes, newest `updated_at` first; notes of the
-   * same `updated_at` in the order they were stored (`stored_order`), then by id descending
-   * (served by `notes_owner_list_idx`, no sort). With `limit`, at most that many notes and at most
-   * `maxBytes` (each note's sealed fields plus `overhead`; never fewer than one note). The page
-   * comes back as the JSON text of its NoteDto array, written by Postgres: the service and the
-   * gateway pass it on without an object per note (bench/README.md "Load"). The SQL and its
-   * parameters, so a test can EXPLAIN it.
+   * The vault list: the owner's active notes, newest `updated_at` first; notes of the same
+   * `updated_at` in the order they were stored (`stored_order`), then by id descending (served by
+   * `notes_owner_list_idx`, no sort). Each row comes back shaped as its answer (NoteDto, the dates
+   * already the answer's ISO strings) plus its `storedOrder` for a cursor: no entity and no Date
+   * per row, the list's main cost before (bench/README.md "Load"). The SQL and its parameters, so
+   * a test can EXPLAIN it.
    */
-  listQuery(
-    ownerId: string,
-    opts: { after?: ListPosition; limit?: number; maxBytes?: number; overhead?: number } = {},
-  ): [string, unknown[]] {
+  listQuery(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): [string, unknown[]] {
     const params: unknown[] = [ownerId];
     let after = '';
     if (opts.after) {
@@ -210,67 +192,26 @@ export class NotesRepository {
       after = `AND n.updated_at <= $2::timestamptz AND (n.updated_at < $2::timestamptz
         OR n.stored_order > $3::bigint OR (n.stored_order = $3::bigint AND n.id < $4::uuid))`;
     }
-    // One row more than the page: it says whether more follow.
-    let fetchLimit = '';
-    let inPage = 'true';
+    let limit = '';
     if (opts.limit !== undefined) {
       params.push(opts.limit);
-      const limit = `$${params.length}::int`;
-      fetchLimit = `LIMIT ${limit} + 1`;
-      inPage = `f.rn <= ${limit}`;
-      if (opts.maxBytes !== undefined) {
-        params.push(opts.maxBytes);
-        inPage += ` AND (f.rn = 1 OR f.running <= $${params.length}::bigint)`;
-      }
+      limit = `LIMIT $${params.length}::int`;
     }
-    params.push(opts.overhead ?? 0);
-    const overhead = `$${params.length}::int`;
-    // The running size is a window over the index scan, already in order: the LIMIT stops both.
-    // Sealed fields are ASCII, so length() counts what sealedNoteBytes() counts.
     const sql = `
-      WITH fetched AS (
-        SELECT n.id, n.title, n.content, n.tags, n.wrapped_dek, n.is_encrypted, n.is_deleted,
-          n.created_at, n.updated_at, n.deleted_at, n.stored_order,
-          row_number() OVER w AS rn,
-          sum(length(n.title) + length(n.content) + length(n.wrapped_dek)
-            + coalesce((SELECT sum(length(t)) FROM jsonb_array_elements_text(n.tags) t), 0)
-            + ${overhead}) OVER w AS running
-        FROM notes.notes n
-        WHERE n.owner_id = $1::uuid AND n.is_deleted = false ${after}
-        WINDOW w AS (ORDER BY n.updated_at DESC, n.stored_order ASC, n.id DESC
-          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-        ORDER BY n.updated_at DESC, n.stored_order ASC, n.id DESC
-        ${fetchLimit}
-      )
-      SELECT coalesce('[' || string_agg(row_to_json(d)::text, ',' ORDER BY f.rn) || ']', '[]') AS "notesJson",
-        count(*)::int AS "count",
-        (SELECT count(*) FROM fetched)::int AS "fetched",
-        (array_agg(${isoText('f.updated_at')} ORDER BY f.rn DESC))[1] AS "lastUpdatedAt",
-        (array_agg(f.stored_order::text ORDER BY f.rn DESC))[1] AS "lastStoredOrder",
-        (array_agg(f.id::text ORDER BY f.rn DESC))[1] AS "lastId"
-      FROM fetched f
-      CROSS JOIN LATERAL (
-        SELECT f.id, f.title, f.content, f.tags, f.wrapped_dek AS "wrappedDEK", f.is_encrypted AS "isEncrypted",
-          f.is_deleted AS "isDeleted", ${isoText('f.created_at')} AS "createdAt",
-          ${isoText('f.updated_at')} AS "updatedAt", ${isoText('f.deleted_at')} AS "deletedAt"
-      ) d
-      WHERE ${inPage}`;
+      SELECT n.id, n.title, n.content, n.tags, n.wrapped_dek AS "wrappedDEK", n.is_encrypted AS "isEncrypted",
+        n.is_deleted AS "isDeleted", ${isoText('n.created_at')} AS "createdAt",
+        ${isoText('n.updated_at')} AS "updatedAt", ${isoText('n.deleted_at')} AS "deletedAt",
+        n.stored_order::text AS "storedOrder"
+      FROM notes.notes n
+      WHERE n.owner_id = $1::uuid AND n.is_deleted = false ${after}
+      ORDER BY n.updated_at DESC, n.stored_order ASC, n.id DESC
+      ${limit}`;
     return [sql, params];
   }
 
-  /** One page of the vault list (listQuery): its notes as JSON text, and where it ends. */
-  async listPage(
-    ownerId: string,
-    opts: { after?: ListPosition; limit?: number; maxBytes?: number; overhead?: number } = {},
-  ): Promise<ListedPage> {
+  listActive(ownerId: string, opts: { after?: ListPosition; limit?: number } = {}): Promise<ListedNote[]> {
     const [sql, params] = this.listQuery(ownerId, opts);
-    const [row] = (await this.notes.query(sql, params)) as ListedPageRow[];
-    const count = row?.count ?? 0;
-    const last =
-      row && count > 0 && row.lastUpdatedAt && row.lastStoredOrder && row.lastId
-        ? { updatedAt: new Date(row.lastUpdatedAt), storedOrder: row.lastStoredOrder, id: row.lastId }
-        : null;
-    return { notesJson: row?.notesJson ?? '[]', count, hasMore: (row?.fetched ?? 0) > count, last };
+    return this.notes.query(sql, params) as Promise<ListedNote[]>;
   }
 
   /** The owner's trash, most recently deleted first (served by `notes_owner_trash_idx`). */

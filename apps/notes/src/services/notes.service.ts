@@ -11,7 +11,8 @@ import {
   type EmptyTrashResponse,
   type ListNotesQuery,
   type NoteCountsResponse,
-  type NoteListPage,
+  type NoteDto,
+  type NoteListResponse,
   type NoteResponse,
   type RewrapNoteKeyRequest,
   type RpcAuth,
@@ -21,8 +22,13 @@ import {
 import type { NoteEntity } from '../entities/note.entity';
 import { toNoteDto } from '../mappers/note.mapper';
 import { NoteCountsRepository } from '../repositories/note-counts.repository';
-import { NotesRepository, type ListPosition, type NewNote } from '../repositories/notes.repository';
-import { LIST_PAGE_MAX_BYTES, NOTE_JSON_OVERHEAD } from './list-page';
+import {
+  NotesRepository,
+  type ListedNote,
+  type ListPosition,
+  type NewNote,
+} from '../repositories/notes.repository';
+import { takePage } from './list-page';
 import {
   assertBatchSize,
   assertNoteSize,
@@ -54,22 +60,25 @@ export class NotesService {
    * most `limit` notes and at most LIST_PAGE_MAX_BYTES of ciphertext, and the cursor of the
    * next page (null on the last one).
    */
-  async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListPage> {
+  async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListResponse> {
     let after: ListPosition | undefined;
     if (query.cursor !== undefined) {
       after = decodeCursor(query.cursor);
       if (!after) throw new VaultError(ErrorCode.VALIDATION_FAILED, NOTE_MESSAGES.invalidCursor);
     }
-    const page = await this.notes.listPage(
-      auth.userId,
-      query.limit === undefined
-        ? { after }
-        : { after, limit: query.limit, maxBytes: LIST_PAGE_MAX_BYTES, overhead: NOTE_JSON_OVERHEAD },
-    );
+    if (query.limit === undefined) {
+      const rows = await this.notes.listActive(auth.userId, { after });
+      return { notes: rows.map(toListedDto), nextCursor: null };
+    }
+    const rows = await this.notes.listActive(auth.userId, { after, limit: query.limit + 1 });
+    const { page, hasMore } = takePage(rows, query.limit);
+    const last = page[page.length - 1];
     return {
-      notesJson: page.notesJson,
-      count: page.count,
-      nextCursor: page.hasMore && page.last ? encodeCursor(page.last) : null,
+      notes: page.map(toListedDto),
+      nextCursor:
+        hasMore && last
+          ? encodeCursor({ updatedAt: new Date(last.updatedAt), storedOrder: last.storedOrder, id: last.id })
+          : null,
     };
   }
 
@@ -212,6 +221,22 @@ export class NotesService {
     const { active, deleted } = ownerId ? await this.notes.counts(ownerId) : await this.totals.everyone();
     return { notes: active, deletedNotes: deleted };
   }
+}
+
+/** A listed row as its answer: the same fields in the same order as toNoteDto, without storedOrder. */
+function toListedDto(row: ListedNote): NoteDto {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    tags: row.tags,
+    wrappedDEK: row.wrappedDEK,
+    isEncrypted: row.isEncrypted,
+    isDeleted: row.isDeleted,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+  };
 }
 
 /** Millisecond precision, like the ISO strings in answers and the list cursor. */

@@ -9,6 +9,7 @@ import {
   type CreateNoteBatchItem,
   type CreateNoteBatchResponse,
   type CreateNoteBody,
+  type NoteListResponse,
   type NoteResponse,
 } from '@vault/contracts';
 import { Client } from 'pg';
@@ -21,7 +22,6 @@ import {
   startNotesTestApp,
   testAppPerFile,
   type TestUser,
-  listNotes,
 } from './support/notes-test-app';
 
 const P = NOTES_PATTERNS;
@@ -51,7 +51,7 @@ describe(`${NotesService.name} batch create`, () => {
 
   const batch = (u: TestUser, notes: CreateNoteBatchItem[]) =>
     u.call<CreateNoteBatchResponse>(P.createBatch, { notes });
-  const list = async (u: TestUser) => (await listNotes(u)).notes;
+  const list = async (u: TestUser) => (await u.call<NoteListResponse>(P.list, {})).notes;
   const insertStatements = async () =>
     Number((await t.pg.query(`SELECT n FROM public.insert_statements`)).rows[0].n);
   const rowsOf = async (ids: string[]) =>

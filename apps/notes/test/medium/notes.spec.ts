@@ -7,6 +7,7 @@ import {
   type EmptyTrashResponse,
   type NoteCountsResponse,
   type NoteDto,
+  type NoteListResponse,
   type NoteResponse,
 } from '@vault/contracts';
 import { serviceVersion } from '@vault/server-kit';
@@ -20,7 +21,6 @@ import {
   startNotesTestApp,
   testAppPerFile,
   type TestUser,
-  listNotes,
 } from './support/notes-test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -30,7 +30,7 @@ describe(NotesService.name, () => {
   const t = testAppPerFile(() => startNotesTestApp('crud'));
 
   const create = (u: TestUser, body = noteBody()) => u.call<NoteResponse>(P.create, body);
-  const list = (u: TestUser, query: object = {}) => listNotes(u, query);
+  const list = (u: TestUser, query: object = {}) => u.call<NoteListResponse>(P.list, query);
   const ids = (notes: NoteDto[]) => notes.map((n) => n.id);
   const row = async (id: string) =>
     (await t.pg.query(`SELECT * FROM notes.notes WHERE id = $1`, [id])).rows[0] as

@@ -3,6 +3,7 @@ import {
   NOTE_MESSAGES,
   NOTES_PATTERNS,
   type DeletedNoteListResponse,
+  type NoteListResponse,
   type NoteResponse,
 } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +16,6 @@ import {
   testAppPerFile,
   wrappedKey,
   type TestUser,
-  listNotes,
 } from './support/notes-test-app';
 
 const P = NOTES_PATTERNS;
@@ -24,7 +24,7 @@ describe(`${NotesService.name}: notes.rewrap-key (legacy-key re-wrap after an ac
   const t = testAppPerFile(() => startNotesTestApp('rewrap'));
 
   const create = async (u: TestUser) => (await u.call<NoteResponse>(P.create, noteBody())).note;
-  const active = async (u: TestUser) => (await listNotes(u)).notes;
+  const active = async (u: TestUser) => (await u.call<NoteListResponse>(P.list, {})).notes;
   const trash = async (u: TestUser) => (await u.call<DeletedNoteListResponse>(P.listDeleted)).notes;
 
   it('replaces only wrappedDEK of an active note: updatedAt, the sealed fields and the order stay', async () => {

@@ -168,19 +168,6 @@ export const noteListResponseSchema = z.object({
 });
 export type NoteListResponse = z.infer<typeof noteListResponseSchema>;
 
-/**
- * `notes.list` over RPC: one page of the list as the JSON text of its NoteDto array (written by
- * Postgres), how many notes it holds, and the next page's cursor. The gateway splices pages into
- * `NoteListResponse` text without parsing them: the list's bytes are never an object per note on
- * the way (bench/README.md "Load").
- */
-export const noteListPageSchema = z.object({
-  notesJson: z.string(),
-  count: z.number().int().nonnegative(),
-  nextCursor: z.string().nullable(),
-});
-export type NoteListPage = z.infer<typeof noteListPageSchema>;
-
 export const noteResponseSchema = z.object({ note: noteDtoSchema });
 export type NoteResponse = z.infer<typeof noteResponseSchema>;
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import {
   createNoteBatchBodySchema,
   createNoteBatchResponseSchema,
@@ -26,17 +26,17 @@ import {
   type ListNotesQuery,
   type NoteCountsResponse,
   type NoteIdParam,
+  type NoteListResponse,
   type NoteResponse,
   type RewrapNoteKeyBody,
   type RpcContext,
   type UpdateNoteBody,
 } from '@vault/contracts';
-import type { FastifyReply } from 'fastify';
 import { Route } from '../../openapi/api-doc';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { RpcClient } from '../../proxy/rpc.client';
 import { zodPipe } from '../../validation/zod.pipe';
-import { listAllNotes, listResponseText } from './list-all-notes';
+import { listAllNotes } from './list-all-notes';
 import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 const ADDITION = 'An addition to the original contract (docs/api.md)';
@@ -59,16 +59,13 @@ export class NotesController {
       '`nextCursor` for the next page, null on the last one',
     success: [{ description: 'Notes (sealed)', schema: noteListResponseSchema }],
   })
-  async listNotes(
+  listNotes(
     @Ctx() ctx: RpcContext,
     @Query(zodPipe(listNotesQuerySchema)) query: ListNotesQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    // NoteListResponse as JSON text: the service's pages are passed on without parsing them.
-    void reply.type('application/json; charset=utf-8');
-    if (query.limit === undefined) return listAllNotes(this.rpc, ctx, query.cursor);
-    const page = await this.rpc.call('notes.list', ctx, query);
-    return listResponseText([page], page.nextCursor);
+  ): Promise<NoteListResponse> {
+    return query.limit === undefined
+      ? listAllNotes(this.rpc, ctx, query.cursor)
+      : this.rpc.call('notes.list', ctx, query);
   }
 
   @Route('get', 'deleted', {

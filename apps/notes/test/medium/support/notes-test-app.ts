@@ -1,14 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
-import {
-  NOTES_PATTERNS,
-  noteDtoSchema,
-  type CreateNoteBody,
-  type NoteListPage,
-  type NoteListResponse,
-} from '@vault/contracts';
-import { sealedValue, startRpcTestApp, type RpcTestApp, type TestUser } from '@vault/server-kit/testing';
+import type { CreateNoteBody } from '@vault/contracts';
+import { sealedValue, startRpcTestApp, type RpcTestApp } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { startNotesService } from '../../../src/bootstrap';
 import { loadNotesConfig, type NotesConfig } from '../../../src/config/notes.config';
 import { notesDatabaseConfig } from '../../../src/repositories/connections';
@@ -55,15 +48,4 @@ export function noteBody(overrides: Partial<CreateNoteBody> = {}): CreateNoteBod
 export function sealedFieldsOf(body: CreateNoteBody): Omit<CreateNoteBody, 'id'> {
   const { id: _id, ...fields } = body;
   return fields;
-}
-
-/**
- * `notes.list` read the way the gateway answers it: the page's notes are JSON text (written by
- * Postgres), checked here to be an array of NoteDto that says as many notes as `count`.
- */
-export async function listNotes(u: TestUser, query: object = {}): Promise<NoteListResponse> {
-  const page = await u.call<NoteListPage>(NOTES_PATTERNS.list, query);
-  const notes = z.array(noteDtoSchema.strict()).parse(JSON.parse(page.notesJson));
-  expect(notes).toHaveLength(page.count);
-  return { notes, nextCursor: page.nextCursor };
 }
