@@ -4,8 +4,10 @@ import {
   type NoteDto,
   type NoteListResponse,
   type NoteResponse,
+  sealedNoteBytes,
 } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
+import { LIST_PAGE_MAX_BYTES, NOTE_JSON_OVERHEAD } from '../../src/services/list-page';
 import { encodeCursor } from '../../src/services/note-cursor';
 import { noteBody, startNotesTestApp, testAppPerFile, type TestUser } from './support/notes-test-app';
 
@@ -145,6 +147,32 @@ describe('notes list pagination (keyset on updatedAt, stored order, id)', () => 
     expect(first.nextCursor).not.toBeNull();
     const { pages } = await walk(u, 10);
     expect(pages.flat()).toHaveLength(5);
+  });
+
+  it('never answers an empty page: a note over the whole budget comes alone', async () => {
+    const u = await t.user();
+    // 400 KiB of ciphertext each (a note may hold 1 MiB): every page holds exactly one.
+    await createMany(u, 2, 200 * 1024);
+    await u.call<NoteResponse>(P.create, noteBody({ content: sealed(400 * 1024) }));
+    const { pages } = await walk(u, 10);
+    expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
+  });
+
+  it('counts each note as its sealed fields, tags included, plus NOTE_JSON_OVERHEAD, to the byte', async () => {
+    /** A note that counts `size` bytes against the page budget. */
+    const noteOfSize = (size: number) => {
+      const probe = noteBody({ content: '', tags: [sealed(500)] });
+      const contentChars = size - (sealedNoteBytes(probe) + NOTE_JSON_OVERHEAD);
+      expect((contentChars - 25) % 2).toBe(0);
+      return { ...probe, id: randomUUID(), content: sealed((contentChars - 25) / 2) };
+    };
+    const half = LIST_PAGE_MAX_BYTES / 2;
+    const fits = await t.user();
+    for (let i = 0; i < 3; i += 1) await fits.call(P.create, noteOfSize(half));
+    expect((await list(fits, { limit: 10 })).notes).toHaveLength(2);
+    const over = await t.user();
+    for (let i = 0; i < 3; i += 1) await over.call(P.create, noteOfSize(half + 2));
+    expect((await list(over, { limit: 10 })).notes).toHaveLength(1);
   });
 
   it('never shows another user’s notes, even with a cursor made from one of them', async () => {
