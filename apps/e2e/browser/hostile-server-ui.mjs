@@ -277,6 +277,32 @@ try {
   await openNoteAndCheck(page, TEXT['charlie title'], TEXT['charlie content']);
   await openNoteAndCheck(page, TEXT['bravo title'], TEXT['bravo content']);
 
+  step('unlock: weak KDF parameters in the account material of GET /api/auth/me are refused, saying why');
+  let weakMe = true;
+  const meRules = rules.length;
+  const weakParams = { kdf: 'argon2id', memoryKiB: 1024, iterations: 1, parallelism: 1 };
+  // Every /api/auth/me until the check is done (the app may read it more than once on a reload).
+  for (let i = 0; i < 6; i += 1)
+    tamperOnce(
+      (request) => weakMe && isCall('GET', '/api/auth/me')(request),
+      (answer) => ({ ...answer, vault: { ...answer.vault, kdfParams: weakParams } }),
+    );
+  await page.reload();
+  await unlock(page, acct.password);
+  const refusedUnlock = page.getByRole('alert').filter({ hasText: /key-derivation/i });
+  await refusedUnlock.waitFor({ timeout: 10_000 });
+  const unlockText = (await refusedUnlock.innerText()).replace(/\s+/g, ' ');
+  assert.match(unlockText, /too weak/i, `the unlock screen says why (${unlockText})`);
+  await page.getByRole('heading', { name: 'Unlock your vault' }).waitFor();
+  weakMe = false;
+  // The spares the app did not ask for are dropped (the check at the end wants every rule served).
+  assert.ok(
+    rules.slice(meRules).some((r) => r.used),
+    'a tampered /api/auth/me was served',
+  );
+  rules.splice(meRules, rules.length - meRules, ...rules.slice(meRules).filter((r) => r.used));
+  console.log(`  unlock refused: "${unlockText}"`);
+
   step('after a reload the same rollback cannot be told apart (the documented limit)');
   listRule((answer) => ({
     ...answer,
