@@ -21,15 +21,21 @@ function isStreamed(request: FastifyRequest): boolean {
 /**
  * Every content type other than JSON: left unread for the streamed routes (and for unknown
  * paths, which answer 404 without reading), refused everywhere else with the same 400 as
- * before (`Request body must be JSON`). A body left unread closes its connection after the
- * answer, so an early refusal (401, 413, a bad form) never drains a 100 MB upload.
+ * before (`Request body must be JSON`). A body left unread is read and dropped for at most
+ * REFUSED_BODY_LINGER_MS after the answer, then its connection closes: an early refusal (401,
+ * 413, a bad form) reaches a client that is still sending, and never drains a 100 MB upload.
  */
 export function registerStreamedBodies(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('*', (request, _payload, done) => {
     if (request.is404 || isStreamed(request)) done(null, undefined);
     else done(new VaultError(ErrorCode.VALIDATION_FAILED, FRAMEWORK_MESSAGES.notJson), undefined);
   });
-  fastify.addHook('onSend', async (request, _reply, payload) => {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    // Fastify asks to close the connection after a body it refused unread (over the limit, not
+    // JSON): Node then drops the socket the moment the answer is written, and a client still
+    // sending loses the answer to EPIPE (apps/e2e/api/body-limit.e2e-spec.ts). The connection is
+    // kept instead: lingerThenClose reads and drops the rest for at most 2 s, then closes it.
+    if (!request.raw.complete && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
     lingerThenClose(request.raw);
     return payload;
   });
