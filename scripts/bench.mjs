@@ -4,11 +4,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { withEphemeralStack } from './lib/ephemeral.mjs';
-import { ROOT, log, runStatus } from './lib/util.mjs';
+import { SERVICES } from './lib/stack.mjs';
+import { ROOT, log, reservePorts, runStatus } from './lib/util.mjs';
 
 const outDir = join(ROOT, '.data', 'bench');
 // `node scripts/bench.mjs [name...] [-- flags]` runs only the named benchmarks (crypto, signin, vault,
-// files, admin, load); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
+// files, admin, load, soak); flags after `--` go to each of them (e.g. `files -- --runs 5 --threads 1`).
 const dashes = process.argv.indexOf('--', 2);
 const only = new Set(process.argv.slice(2, dashes === -1 ? undefined : dashes));
 const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1);
@@ -26,13 +27,21 @@ async function runBench(file, args = []) {
   if (status !== 0) throw new Error(`${file} failed`);
 }
 
-/** Runs `fn` on a private stack started for it, with the auth and API rate limits raised. */
-const onBenchStack = (fn) =>
+/**
+ * Runs `fn` on a private stack started for it, with the auth and API rate limits raised;
+ * `overrides` add to its environment, `stackOptions` go to startServices.
+ */
+const onBenchStack = (fn, overrides = {}, stackOptions = {}) =>
   withEphemeralStack(
     'bench',
-    { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_API_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    {
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      RATE_LIMIT_API_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'warn',
+      ...overrides,
+    },
     fn,
-    { keepLogs: false },
+    { keepLogs: false, stackOptions },
   );
 
 if (wanted('crypto')) await runBench('crypto.bench.mjs', ['--json', join(outDir, 'crypto.json')]);
@@ -108,6 +117,44 @@ if (wanted('load')) {
       '--json',
       join(outDir, 'load-429.json'),
     ]),
+  );
+}
+
+// Soak (issue 17): ten minutes of mixed load through the gateway by a dozen users; every service's
+// memory (RSS from /proc, heap from its /metrics) flat after the warm-up, no error, no restart.
+if (wanted('soak')) {
+  // Each service's ops listener on a port of its own, for its /metrics (HEALTH_PORT=0 would log
+  // the port it took, but only at the info level the bench stack does not log at).
+  const held = await reservePorts(SERVICES.length);
+  await held.release();
+  const label = (name) => (name === 'scan' ? 'scan-worker' : name);
+  const services = SERVICES.map((svc, i) => ({
+    ...svc,
+    env: { ...svc.env, HEALTH_PORT: String(held.ports[i]) },
+  }));
+  await onBenchStack(
+    async ({ baseUrl, env, stack, crashed }) => {
+      const pids = Object.entries(stack.pids()).map(([name, pid]) => `${label(name)}=${pid}`);
+      const metrics = services.map((s) => `${label(s.name)}=http://127.0.0.1:${s.env.HEALTH_PORT}`);
+      await runBench('soak.bench.mjs', [
+        '--base',
+        baseUrl,
+        '--database-url',
+        env.DATABASE_URL,
+        '--pids',
+        pids.join(','),
+        '--metrics',
+        metrics.join(','),
+        '--json',
+        join(outDir, 'soak.json'),
+      ]);
+      // The bench sees a restart as a changed pid; the runner knows for sure.
+      if (crashed())
+        throw new Error(`soak: ${crashed()} crashed during the run (${JSON.stringify(stack.restarts())})`);
+    },
+    // The blob route's own limit too: every file goes up and comes down through it.
+    { HEALTH_HOST: '127.0.0.1', RATE_LIMIT_BLOB_PER_MINUTE: '1000000' },
+    { services },
   );
 }
 log(`results in ${outDir}`);
