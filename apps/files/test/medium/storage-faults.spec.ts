@@ -3,8 +3,6 @@ import {
   FILES_PATTERNS,
   UPLOAD_PART_MAX_BYTES,
   type CreateUploadResponse,
-  type DownloadUrlResponse,
-  type FileListResponse,
   type StorageType,
 } from '@vault/contracts';
 import { randomBytes } from 'node:crypto';
@@ -50,22 +48,9 @@ describe('storage failing mid-upload', () => {
   const partOf = (bytes: Buffer, i: number) => bytes.subarray(i * PART, (i + 1) * PART);
   const codeOf = async (res: Response) => ((await res.json()) as { code: string }).code;
 
-  async function begin(user: TestUser, storageType: StorageType, size: number) {
-    const body = uploadBody(size, storageType);
-    const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
-    return { body, started, bytes: randomBytes(body.encryptedSize) };
-  }
-
-  async function downloaded(user: TestUser, fileId: string): Promise<Buffer> {
-    const link = await user.call<DownloadUrlResponse>(FILES_PATTERNS.downloadUrl, {
-      id: fileId,
-      purpose: 'download',
-    });
-    return Buffer.from(await (await fetch(t.absolute(link.downloadUrl))).arrayBuffer());
-  }
-
-  const listed = async (user: TestUser) =>
-    (await user.call<FileListResponse>(FILES_PATTERNS.list, {})).files.map((f) => f.id);
+  const begin = (user: TestUser, storageType: StorageType, size: number) => t.begin(user, storageType, size);
+  const downloaded = (user: TestUser, fileId: string) => t.downloaded(user, fileId);
+  const listed = (user: TestUser) => t.listed(user);
   const statusOf = async (fileId: string) =>
     (
       (await t.pg.query('SELECT status FROM files.files WHERE id = $1', [fileId])).rows[0] as {

@@ -3,14 +3,11 @@ import {
   FILES_PATTERNS,
   UPLOAD_PART_MAX_BYTES,
   type CreateUploadResponse,
-  type DownloadUrlResponse,
-  type FileListResponse,
   type FileResponse,
 } from '@vault/contracts';
-import { randomBytes } from 'node:crypto';
 import { AccountPurgeService } from '../../src/services/account-purge.service';
 import { FilesService } from '../../src/services/files.service';
-import { startFilesTestApp, testAppPerFile, uploadBody, type TestUser } from './support/files-test-app';
+import { startFilesTestApp, testAppPerFile, type TestUser } from './support/files-test-app';
 
 const PART = UPLOAD_PART_MAX_BYTES;
 /** Plaintext size of a file whose ciphertext is two parts: one full, one of about 1 MiB. */
@@ -43,24 +40,10 @@ describe('uploads in parts to S3 and Cloudinary', () => {
         { upload_id: string | null } | undefined
     )?.upload_id;
 
-  async function begin(user: TestUser, storageType: 's3' | 'cloudinary', size = TWO_PARTS) {
-    const body = uploadBody(size, storageType);
-    const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
-    return { body, started, bytes: randomBytes(body.encryptedSize) };
-  }
-
-  async function downloaded(user: TestUser, fileId: string): Promise<Buffer> {
-    const link = await user.call<DownloadUrlResponse>(FILES_PATTERNS.downloadUrl, {
-      id: fileId,
-      purpose: 'download',
-    });
-    const res = await fetch(t.absolute(link.downloadUrl));
-    expect(res.status).toBe(200);
-    return Buffer.from(await res.arrayBuffer());
-  }
-
-  const listed = async (user: TestUser) =>
-    (await user.call<FileListResponse>(FILES_PATTERNS.list, {})).files.map((f) => f.id);
+  const begin = (user: TestUser, storageType: 's3' | 'cloudinary', size = TWO_PARTS) =>
+    t.begin(user, storageType, size);
+  const downloaded = (user: TestUser, fileId: string) => t.downloaded(user, fileId);
+  const listed = (user: TestUser) => t.listed(user);
 
   describe('S3: multipart uploads straight to the bucket', () => {
     it('upload-url begins a multipart upload and signs one URL per part; complete joins exactly the parts', async () => {

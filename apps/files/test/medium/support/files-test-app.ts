@@ -4,7 +4,9 @@ import {
   FILES_PATTERNS,
   type CreateUploadBody,
   type CreateUploadResponse,
+  type DownloadUrlResponse,
   type FileDto,
+  type FileListResponse,
   type FileResponse,
   type StorageType,
 } from '@vault/contracts';
@@ -51,6 +53,16 @@ export interface FilesTestApp extends RpcTestApp<FilesConfig, RunningFilesServic
     user: TestUser,
     body: CreateUploadBody,
   ): Promise<{ started: CreateUploadResponse; bytes: Buffer }>;
+  /** upload-url only: the answer, and random bytes of the encrypted size to send (nothing sent). */
+  begin(
+    user: TestUser,
+    storageType: StorageType,
+    size: number,
+  ): Promise<{ body: CreateUploadBody; started: CreateUploadResponse; bytes: Buffer }>;
+  /** The stored bytes of a file, through its download URL (expects 200). */
+  downloaded(user: TestUser, fileId: string): Promise<Buffer>;
+  /** The ids of the user's listed (active) files. */
+  listed(user: TestUser): Promise<string[]>;
   /** upload-url → PUT the bytes → upload-complete: a stored file (its scan queued). */
   upload(
     user: TestUser,
@@ -114,6 +126,23 @@ export async function startFilesTestApp(label: string): Promise<FilesTestApp> {
     absolute,
     put,
     startUpload,
+    async begin(user, storageType, size) {
+      const body = uploadBody(size, storageType);
+      const started = await user.call<CreateUploadResponse>(FILES_PATTERNS.createUpload, body);
+      return { body, started, bytes: randomBytes(body.encryptedSize) };
+    },
+    async downloaded(user, fileId) {
+      const link = await user.call<DownloadUrlResponse>(FILES_PATTERNS.downloadUrl, {
+        id: fileId,
+        purpose: 'download',
+      });
+      const res = await fetch(absolute(link.downloadUrl));
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    },
+    async listed(user) {
+      return (await user.call<FileListResponse>(FILES_PATTERNS.list, {})).files.map((f) => f.id);
+    },
     async upload(user, storageType, size = 70_000) {
       const body = uploadBody(size, storageType);
       const { started, bytes } = await startUpload(user, body);
