@@ -251,6 +251,19 @@ async function headerChecks(gateway, web, env) {
     },
   );
 
+  await check("a 12 KiB header passes nginx to the gateway; a 20 KiB one is nginx's JSON 431", async () => {
+    const passed = await raw(`${web}/api/health/live`, { headers: { 'x-long': 'a'.repeat(12 * 1024) } });
+    assert.equal(passed.status, 200, 'the gateway answered the 12 KiB header');
+    const refused = await raw(`${web}/api/health/live`, { headers: { 'x-long': 'a'.repeat(20 * 1024) } });
+    assert.equal(refused.status, 431);
+    assert.deepEqual(JSON.parse(refused.body.toString()), {
+      error: 'Request headers too large',
+      code: 'HEADERS_TOO_LARGE',
+    });
+    assert.equal(refused.headers['cache-control'], 'no-store');
+    sameSecurity(refused, '431 from nginx');
+  });
+
   await check('HEAD / answers like GET without a body', async () => {
     const res = await raw(`${web}/`, { method: 'HEAD' });
     assert.equal(res.status, 200);
