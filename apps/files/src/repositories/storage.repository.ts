@@ -65,11 +65,57 @@ export class StorageRepository {
     }));
   }
 
+  /**
+   * The driver of a configured type, each of its calls to the store through `call`: a store that
+   * fails answers STORAGE_UNAVAILABLE whichever call site used it.
+   */
   driver(type: StorageType): StorageDriver {
+    return this.translating(this.configuredDriver(type));
+  }
+
+  private configuredDriver(type: StorageType): StorageDriver {
     const driver = this.drivers.get(type);
     if (!driver)
       throw new VaultError(ErrorCode.STORAGE_NOT_CONFIGURED, `Storage type ${type} is not configured`);
     return driver;
+  }
+
+  /**
+   * Each method of the driver through `call`, named as its warning names it; an optional method
+   * stays undefined where the driver lacks it (callers check for it).
+   */
+  private translating(driver: StorageDriver): StorageDriver {
+    const { appendPart, startMultipart, signMultipartParts, completeMultipart, abortMultipart, sendChunk } =
+      driver;
+    return {
+      type: driver.type,
+      label: driver.label,
+      createUploadUrl: (key, opts) => this.call('upload URL', () => driver.createUploadUrl(key, opts)),
+      createDownloadUrl: (key, opts) => this.call('download URL', () => driver.createDownloadUrl(key, opts)),
+      put: (key, body, opts) => this.call('write', () => driver.put(key, body, opts)),
+      get: (key, range) => this.call('read', () => driver.get(key, range)),
+      stat: (key) => this.call('stat', () => driver.stat(key)),
+      delete: (key) => this.call('delete', () => driver.delete(key)),
+      appendPart:
+        appendPart &&
+        ((key, body, part) => this.call('part write', () => appendPart.call(driver, key, body, part))),
+      startMultipart:
+        startMultipart && ((key) => this.call('multipart start', () => startMultipart.call(driver, key))),
+      signMultipartParts:
+        signMultipartParts &&
+        ((key, uploadId, opts) =>
+          this.call('part URLs', () => signMultipartParts.call(driver, key, uploadId, opts))),
+      completeMultipart:
+        completeMultipart &&
+        ((key, uploadId, layout) =>
+          this.call('multipart complete', () => completeMultipart.call(driver, key, uploadId, layout))),
+      abortMultipart:
+        abortMultipart &&
+        ((key, uploadId) => this.call('multipart abort', () => abortMultipart.call(driver, key, uploadId))),
+      sendChunk:
+        sendChunk &&
+        ((key, body, chunk) => this.call('chunk upload', () => sendChunk.call(driver, key, body, chunk))),
+    };
   }
 
   has(type: StorageType): boolean {
@@ -77,8 +123,7 @@ export class StorageRepository {
   }
 
   cloudinary(): CloudinaryStorageDriver {
-    const driver = this.driver('cloudinary');
-    return driver as CloudinaryStorageDriver;
+    return this.configuredDriver('cloudinary') as CloudinaryStorageDriver;
   }
 
   /** Whether the browser reaches objects of this type through the service's blob route. */
@@ -123,7 +168,7 @@ export class StorageRepository {
    * stored, try again"), logged in one line without secrets; a `VaultError` the driver chose
    * (an object too large, a part out of order) passes unchanged.
    */
-  async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
@@ -143,17 +188,24 @@ export class StorageRepository {
     objectKey: string;
     uploadId: string | null;
   }): Promise<void> {
-    const driver = this.driver(row.storageType);
-    const { uploadId } = row;
-    if (uploadId !== null && driver.abortMultipart) {
-      await this.call('multipart abort', () => driver.abortMultipart!(row.objectKey, uploadId));
-    }
-    await this.call('delete', () => driver.delete(row.objectKey));
+    if (row.uploadId !== null) await this.abortMultipart(row, row.uploadId);
+    await this.driver(row.storageType).delete(row.objectKey);
   }
 
-  /** For the health check: the default driver answers a stat of a key that does not exist. */
+  /** Aborts an S3 multipart upload, its parts freed; a store without multipart uploads has none. */
+  async abortMultipart(
+    row: { storageType: StorageType; objectKey: string },
+    uploadId: string,
+  ): Promise<void> {
+    await this.driver(row.storageType).abortMultipart?.(row.objectKey, uploadId);
+  }
+
+  /**
+   * For the health check: the default driver answers a stat of a key that does not exist. The
+   * driver itself, not `driver()`: a failure is the check's answer, not a 503 to log.
+   */
   async ping(): Promise<void> {
-    await this.driver(this.defaultType).stat(PROBE_KEY);
+    await this.configuredDriver(this.defaultType).stat(PROBE_KEY);
   }
 
   /** The admin console's storage health: every configured driver probed (storage-probes), in parallel. */

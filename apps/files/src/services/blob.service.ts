@@ -30,7 +30,7 @@ const outOfOrder = (stored: number) =>
  * The blob route's rules (local disk, and Cloudinary through the service): a signed URL names
  * one operation on one object until it expires; an upload goes only to a pending file and must
  * be exactly the declared `encryptedSize`; a download only of a listed file that is not infected.
- * A store that fails answers STORAGE_UNAVAILABLE (StorageRepository.call).
+ * A store that fails answers STORAGE_UNAVAILABLE (StorageRepository.driver).
  */
 @Injectable()
 export class BlobService {
@@ -60,11 +60,9 @@ export class BlobService {
       );
     }
     const driver = this.storage.driver(row.storageType);
-    const stored = await this.storage.call('write', () =>
-      driver.put(row.objectKey, body, { maxBytes: row.encryptedSize }),
-    );
+    const stored = await driver.put(row.objectKey, body, { maxBytes: row.encryptedSize });
     if (stored.size !== row.encryptedSize) {
-      await this.storage.call('delete', () => driver.delete(row.objectKey));
+      await driver.delete(row.objectKey);
       throw new VaultError(
         ErrorCode.UPLOAD_SIZE_MISMATCH,
         `The upload is ${stored.size} bytes; ${row.encryptedSize} were declared`,
@@ -116,16 +114,15 @@ export class BlobService {
       );
     }
     const driver = this.storage.driver(row.storageType);
-    const { appendPart } = driver;
-    if (!appendPart && !driver.sendChunk) {
+    if (!driver.appendPart && !driver.sendChunk) {
       throw new VaultError(
         ErrorCode.VALIDATION_FAILED,
         'This storage takes the upload in one request, without Content-Range',
       );
     }
     try {
-      return appendPart
-        ? await this.storage.call('part write', () => appendPart.call(driver, row.objectKey, body, part))
+      return driver.appendPart
+        ? await driver.appendPart(row.objectKey, body, part)
         : await this.sendChunk(row, driver, body, part);
     } catch (error) {
       // An expired URL only continues an upload that stands exactly where this part starts.
@@ -166,9 +163,7 @@ export class BlobService {
         throw outOfOrder(uploadId === null ? 0 : current.uploadedBytes);
       }
       const chunk = { ...part, uploadId };
-      const { complete } = await this.storage.call('chunk upload', () =>
-        driver.sendChunk!(current.objectKey, body, chunk),
-      );
+      const { complete } = await driver.sendChunk!(current.objectKey, body, chunk);
       await this.files.setUploadedBytes(current.id, uploadId, part.last + 1);
       return { stored: part.last + 1, complete };
     });
@@ -187,16 +182,16 @@ export class BlobService {
       throw new VaultError(ErrorCode.NOT_FOUND, 'File not found');
     if (row.virusScanResult === 'infected') throw new VaultError(ErrorCode.FILE_INFECTED);
     const driver = this.storage.driver(row.storageType);
-    const info = await this.storage.call('stat', () => driver.stat(row.objectKey));
+    const info = await driver.stat(row.objectKey);
     if (!info) throw new VaultError(ErrorCode.NOT_FOUND, 'File not found');
     if (range) {
       if (range.start >= info.size || range.start > range.end) {
         throw new VaultError(ErrorCode.VALIDATION_FAILED, 'Range not satisfiable');
       }
       const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
-      const body = await this.storage.call('read', () => driver.get(row.objectKey, clamped));
+      const body = await driver.get(row.objectKey, clamped);
       return { body, size: info.size, range: clamped };
     }
-    return { body: await this.storage.call('read', () => driver.get(row.objectKey)), size: info.size };
+    return { body: await driver.get(row.objectKey), size: info.size };
   }
 }

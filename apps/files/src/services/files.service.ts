@@ -138,31 +138,24 @@ export class FilesService {
    */
   private async createDirectUpload(row: FileEntity): Promise<CreateUploadResponse> {
     const driver = this.storage.driver(row.storageType);
-    const signed = await this.storage.call('upload URL', () =>
-      driver.createUploadUrl(row.objectKey, {
-        contentLength: row.encryptedSize,
-        expiresInSeconds: FILE_URL_TTL_SECONDS,
-      }),
-    );
+    const signed = await driver.createUploadUrl(row.objectKey, {
+      contentLength: row.encryptedSize,
+      expiresInSeconds: FILE_URL_TTL_SECONDS,
+    });
     const answer = { fileId: row.id, uploadUrl: signed.url, expiresAt: signed.expiresAt.toISOString() };
-    const { startMultipart, signMultipartParts } = driver;
-    if (!startMultipart || !signMultipartParts) return answer;
+    if (!driver.startMultipart || !driver.signMultipartParts) return answer;
     const layout = this.layoutOf(row);
     if (partCount(layout) === 1) return { ...answer, partSize: layout.partSize, partUrls: [signed.url] };
-    const uploadId = await this.storage.call('multipart start', () =>
-      startMultipart.call(driver, row.objectKey),
-    );
+    const uploadId = await driver.startMultipart(row.objectKey);
     if (!(await this.files.swapUploadId(row.id, row.uploadId, uploadId))) {
-      await this.abortMultipart(driver, row.objectKey, uploadId);
+      await this.abortMultipart(row, uploadId);
       throw new VaultError(ErrorCode.CONFLICT, 'This upload was started again meanwhile; please try again');
     }
-    if (row.uploadId !== null) await this.abortMultipart(driver, row.objectKey, row.uploadId);
+    if (row.uploadId !== null) await this.abortMultipart(row, row.uploadId);
     // Each URL writes one part of this upload only, so it is worth nothing once the upload is
     // completed or aborted; it may live until the cleanup aborts an abandoned one.
     const expiresInSeconds = Math.min(this.config.cleanup.abandonSeconds, MAX_URL_TTL_SECONDS);
-    const parts = await this.storage.call('part URLs', () =>
-      signMultipartParts.call(driver, row.objectKey, uploadId, { ...layout, expiresInSeconds }),
-    );
+    const parts = await driver.signMultipartParts(row.objectKey, uploadId, { ...layout, expiresInSeconds });
     return { ...answer, partSize: layout.partSize, partUrls: parts.map((p) => p.url) };
   }
 
@@ -172,14 +165,11 @@ export class FilesService {
   }
 
   /** Aborts a multipart upload; false (logged) when the store could not be reached. */
-  private async abortMultipart(driver: StorageDriver, key: string, uploadId: string): Promise<boolean> {
-    if (!driver.abortMultipart) return true;
-    try {
-      await this.storage.call('multipart abort', () => driver.abortMultipart!(key, uploadId));
-      return true;
-    } catch {
-      return false;
-    }
+  private abortMultipart(row: FileEntity, uploadId: string): Promise<boolean> {
+    return this.storage.abortMultipart(row, uploadId).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Signed parameters for a browser's direct upload to Cloudinary (docs/api.md "Files"). */
@@ -204,13 +194,13 @@ export class FilesService {
     if (row.status === 'active') return { file: toFileDto(row) }; // a repeated complete
     const driver = this.storage.driver(row.storageType);
     if (row.uploadId !== null && driver.completeMultipart) await this.completeMultipart(row, driver);
-    const stored = await this.storage.call('stat', () => driver.stat(row.objectKey));
+    const stored = await driver.stat(row.objectKey);
     if (!stored) {
       throw new VaultError(ErrorCode.UPLOAD_SIZE_MISMATCH, 'No uploaded data was found for this file');
     }
     if (stored.size !== row.encryptedSize) {
       // The object is not what was declared: it goes, the pending record stays for a retry.
-      await this.storage.call('delete', () => driver.delete(row.objectKey));
+      await driver.delete(row.objectKey);
       throw new VaultError(
         ErrorCode.UPLOAD_SIZE_MISMATCH,
         `The uploaded file is ${stored.size} bytes; ${row.encryptedSize} were declared`,
@@ -239,19 +229,16 @@ export class FilesService {
    */
   private async completeMultipart(row: FileEntity, driver: StorageDriver): Promise<void> {
     const uploadId = row.uploadId as string;
-    const complete = driver.completeMultipart!.bind(driver);
     try {
-      await this.storage.call('multipart complete', () =>
-        complete(row.objectKey, uploadId, this.layoutOf(row)),
-      );
+      await driver.completeMultipart!(row.objectKey, uploadId, this.layoutOf(row));
     } catch (error) {
       if (!(error instanceof VaultError) || error.code !== ErrorCode.UPLOAD_SIZE_MISMATCH) throw error;
-      const whole = await this.storage.call('stat', () => driver.stat(row.objectKey));
-      if (await this.abortMultipart(driver, row.objectKey, uploadId)) {
+      const whole = await driver.stat(row.objectKey);
+      if (await this.abortMultipart(row, uploadId)) {
         await this.files.swapUploadId(row.id, uploadId, null);
       }
       if (whole?.size === row.encryptedSize) return;
-      if (whole) await this.storage.call('delete', () => driver.delete(row.objectKey));
+      if (whole) await driver.delete(row.objectKey);
       throw error;
     }
     await this.files.swapUploadId(row.id, uploadId, null);
@@ -326,10 +313,9 @@ export class FilesService {
     if (this.storage.usesBlobRoute(row.storageType)) {
       return this.storage.signBlobUrl(row.objectKey, 'get', FILE_URL_TTL_SECONDS);
     }
-    const driver = this.storage.driver(row.storageType);
-    return this.storage.call('download URL', () =>
-      driver.createDownloadUrl(row.objectKey, { expiresInSeconds: FILE_URL_TTL_SECONDS }),
-    );
+    return this.storage
+      .driver(row.storageType)
+      .createDownloadUrl(row.objectKey, { expiresInSeconds: FILE_URL_TTL_SECONDS });
   }
 
   /** The gateway re-checked the caller's authKey before asking. */

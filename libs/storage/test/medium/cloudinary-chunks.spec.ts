@@ -3,30 +3,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode } from '@vault/contracts';
 import { CLOUDINARY_MIN_CHUNK_BYTES, CloudinaryStorageDriver, loadCloudinarySdk } from '../../src';
-import { startCloudinaryTestServer, type CloudinaryTestServer } from '../../src/testing';
-import { chunksOf, freshKey, readAll } from './storage-behaviour';
+import { chunksOf, cloudinaryPerFile, freshKey, readAll } from './storage-behaviour';
 
-const account = { cloudName: 'vault-test', apiKey: '614335564976464', apiSecret: 'chunks-test-api-secret' };
 const MIB = 1024 * 1024;
 const CHUNK = CLOUDINARY_MIN_CHUNK_BYTES;
 
 /** Cloudinary's chunked upload, one chunk per driver call (the blob route passes each part on as one). */
 describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
-  let server: CloudinaryTestServer;
-  let driver: CloudinaryStorageDriver;
-  const previousUrl = process.env.CLOUDINARY_URL;
-
-  beforeAll(async () => {
-    server = await startCloudinaryTestServer(account);
-    process.env.CLOUDINARY_URL = server.cloudinaryUrl;
-    driver = new CloudinaryStorageDriver(account);
-  });
-  afterAll(async () => {
-    if (previousUrl === undefined) delete process.env.CLOUDINARY_URL;
-    else process.env.CLOUDINARY_URL = previousUrl;
-    await server?.close();
-  });
-  afterEach(() => server.faults.clear());
+  const t = cloudinaryPerFile();
 
   const total = 2 * CHUNK + 4321;
   const rangeOf = (n: number) => {
@@ -42,9 +26,9 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
   };
   const send = (key: string, bytes: Buffer, n: number, uploadId: string) => {
     const { body, chunk: c } = chunk(bytes, n, uploadId);
-    return driver.sendChunk(key, body, c);
+    return t.driver.sendChunk(key, body, c);
   };
-  const asset = (key: string) => server.objects.get(`raw/authenticated/vault/${key}`);
+  const asset = (key: string) => t.server.objects.get(`raw/authenticated/vault/${key}`);
   const uploadIdOf = () => randomBytes(12).toString('hex');
 
   it('chunks in order become one authenticated raw asset, exactly the bytes', async () => {
@@ -53,28 +37,28 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
     const id = uploadIdOf();
     expect(await send(key, bytes, 0, id)).toEqual({ complete: false });
     expect(await send(key, bytes, 1, id)).toEqual({ complete: false });
-    expect(server.chunkedUploads().find((u) => u.uploadId === id)?.ranges).toEqual([
+    expect(t.server.chunkedUploads().find((u) => u.uploadId === id)?.ranges).toEqual([
       [0, CHUNK - 1],
       [CHUNK, 2 * CHUNK - 1],
     ]);
     expect(asset(key)).toBeUndefined();
     expect(await send(key, bytes, 2, id)).toEqual({ complete: true });
     expect(asset(key)).toMatchObject({ bytes: total, type: 'authenticated', resourceType: 'raw' });
-    expect((await readAll(await driver.get(key))).equals(bytes)).toBe(true);
-    expect(server.chunkedUploads().some((u) => u.uploadId === id)).toBe(false);
+    expect((await readAll(await t.driver.get(key))).equals(bytes)).toBe(true);
+    expect(t.server.chunkedUploads().some((u) => u.uploadId === id)).toBe(false);
   });
 
   it('refuses, before sending anything, a chunk other than the last under 5 MiB', async () => {
-    const before = server.requests.length;
+    const before = t.server.requests.length;
     await expect(
-      driver.sendChunk(freshKey(), Readable.from([Buffer.alloc(MIB)]), {
+      t.driver.sendChunk(freshKey(), Readable.from([Buffer.alloc(MIB)]), {
         first: 0,
         last: MIB - 1,
         total: 3 * MIB,
         uploadId: uploadIdOf(),
       }),
     ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED });
-    expect(server.requests.length).toBe(before);
+    expect(t.server.requests.length).toBe(before);
   });
 
   it('a body shorter than its chunk is cut off before its end: Cloudinary keeps nothing of it', async () => {
@@ -83,14 +67,14 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
     const id = uploadIdOf();
     await send(key, bytes, 0, id);
     const short = Readable.from([bytes.subarray(CHUNK, 2 * CHUNK - 10)]);
-    await expect(driver.sendChunk(key, short, { ...rangeOf(1), uploadId: id })).rejects.toMatchObject({
+    await expect(t.driver.sendChunk(key, short, { ...rangeOf(1), uploadId: id })).rejects.toMatchObject({
       code: ErrorCode.UPLOAD_SIZE_MISMATCH,
     });
-    expect(server.chunkedUploads().find((u) => u.uploadId === id)?.ranges).toEqual([[0, CHUNK - 1]]);
+    expect(t.server.chunkedUploads().find((u) => u.uploadId === id)?.ranges).toEqual([[0, CHUNK - 1]]);
     // Sent again whole, the upload goes on.
     await send(key, bytes, 1, id);
     await send(key, bytes, 2, id);
-    expect((await readAll(await driver.get(key))).equals(bytes)).toBe(true);
+    expect((await readAll(await t.driver.get(key))).equals(bytes)).toBe(true);
   });
 
   it('a chunk cut off mid-transfer by the store fails, and sent again completes the upload whole', async () => {
@@ -98,18 +82,18 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
     const bytes = randomBytes(total);
     const id = uploadIdOf();
     await send(key, bytes, 0, id);
-    server.faults.add({
+    t.server.faults.add({
       action: 'reset',
       afterBytes: MIB,
       match: (r) => String(r.headers['content-range']).startsWith(`bytes ${CHUNK}-`),
     });
     await expect(send(key, bytes, 1, id)).rejects.toThrow(/Cloudinary upload failed/);
-    server.faults.add({ action: 'refuse', status: 500 });
+    t.server.faults.add({ action: 'refuse', status: 500 });
     await expect(send(key, bytes, 1, id)).rejects.toThrow(/HTTP 500/);
-    expect(server.faults.hits.map((h) => h.action)).toEqual(['reset', 'refuse']);
+    expect(t.server.faults.hits.map((h) => h.action)).toEqual(['reset', 'refuse']);
     await send(key, bytes, 1, id);
     await send(key, bytes, 2, id);
-    expect((await readAll(await driver.get(key))).equals(bytes)).toBe(true);
+    expect((await readAll(await t.driver.get(key))).equals(bytes)).toBe(true);
   });
 
   it('the test server keeps the order Cloudinary needs: first chunk first, the last one after all others', async () => {
@@ -130,7 +114,7 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
 
   it('the test server checks every chunk signature', async () => {
     const key = freshKey();
-    const { uploadUrl, fields } = driver.createDirectUpload(key, 300);
+    const { uploadUrl, fields } = t.driver.createDirectUpload(key, 300);
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...fields, public_id: `vault/${freshKey('owner-b')}` })) {
       form.append(name, value);
@@ -163,9 +147,9 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
           type: 'authenticated',
           public_id: `vault/${key}`,
           chunk_size: CHUNK,
-          cloud_name: account.cloudName,
-          api_key: account.apiKey,
-          api_secret: account.apiSecret,
+          cloud_name: t.account.cloudName,
+          api_key: t.account.apiKey,
+          api_secret: t.account.apiSecret,
         },
         (error, answer) => resolve({ error, bytes: answer?.bytes }),
       );
@@ -173,6 +157,6 @@ describe(`${CloudinaryStorageDriver.name} (chunked uploads)`, () => {
     });
     expect(result.error).toBeUndefined();
     expect(result.bytes).toBe(bytes.length);
-    expect((await readAll(await driver.get(key))).equals(bytes)).toBe(true);
+    expect((await readAll(await t.driver.get(key))).equals(bytes)).toBe(true);
   });
 });

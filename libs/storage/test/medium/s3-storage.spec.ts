@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { S3StorageDriver } from '../../src';
-import { startS3rver, type S3rverHandle } from '../../src/testing';
-import { freshKey, storageDriverBehaviour } from './storage-behaviour';
+import { freshKey, s3rverPerFile, storageDriverBehaviour } from './storage-behaviour';
 
 async function listObjects(driver: S3StorageDriver): Promise<string[]> {
   const names: string[] = [];
@@ -14,34 +13,16 @@ async function listObjects(driver: S3StorageDriver): Promise<string[]> {
 }
 
 describe(S3StorageDriver.name, () => {
-  let s3: S3rverHandle;
-  let driver: S3StorageDriver;
-
-  beforeAll(async () => {
-    s3 = await startS3rver();
-    driver = new S3StorageDriver({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      bucket: s3.bucket,
-      accessKey: s3.accessKey,
-      secretKey: s3.secretKey,
-      pathStyle: true,
-      partSize: 5 * 1024 * 1024,
-    });
-    await driver.ensureBucket();
-  });
-  afterAll(async () => {
-    await s3?.close();
-  });
+  const t = s3rverPerFile();
 
   storageDriverBehaviour(() => ({
-    driver,
+    driver: t.driver,
     signUpload: async (key, length, ttl) => {
-      const signed = await driver.createUploadUrl(key, { contentLength: length, expiresInSeconds: ttl });
+      const signed = await t.driver.createUploadUrl(key, { contentLength: length, expiresInSeconds: ttl });
       return { method: 'PUT', url: signed.url };
     },
     resolve: (url) => url,
-    listStored: () => listObjects(driver),
+    listStored: () => listObjects(t.driver),
     // Two 5 MiB parts may be live at once (one filling, one on the wire).
     maxLiveBuffers: 14 * 1024 * 1024,
     crossOrigin: true,
@@ -54,15 +35,15 @@ describe(S3StorageDriver.name, () => {
   // checked here too, so expiry and key scoping do not rest on the test server alone.
   it('presigns for exactly one key, one method and the requested lifetime', async () => {
     const key = freshKey();
-    const up = new URL((await driver.createUploadUrl(key, { contentLength: 5, expiresInSeconds: 1 })).url);
-    expect(up.pathname).toBe(`/${s3.bucket}/${key}`);
+    const up = new URL((await t.driver.createUploadUrl(key, { contentLength: 5, expiresInSeconds: 1 })).url);
+    expect(up.pathname).toBe(`/${t.s3.bucket}/${key}`);
     expect(up.searchParams.get('X-Amz-Expires')).toBe('1');
     expect(up.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
     expect(up.searchParams.get('X-Amz-Credential')).toMatch(/^S3RVER\/\d{8}\/us-east-1\/s3\/aws4_request$/);
-    const down = new URL((await driver.createDownloadUrl(key, { expiresInSeconds: 300 })).url);
-    expect(down.pathname).toBe(`/${s3.bucket}/${key}`);
+    const down = new URL((await t.driver.createDownloadUrl(key, { expiresInSeconds: 300 })).url);
+    expect(down.pathname).toBe(`/${t.s3.bucket}/${key}`);
     expect(down.searchParams.get('X-Amz-Expires')).toBe('300');
-    expect(s3.refused.length).toBeGreaterThan(0); // the tampering tests were refused by the check
+    expect(t.s3.refused.length).toBeGreaterThan(0); // the tampering tests were refused by the check
   });
 
   it('signs browser URLs for the public endpoint without a request', async () => {
@@ -83,11 +64,11 @@ describe(S3StorageDriver.name, () => {
 
   it('ensureBucket creates a missing bucket (and is idempotent)', async () => {
     const other = new S3StorageDriver({
-      endpoint: s3.endpoint,
-      region: s3.region,
+      endpoint: t.s3.endpoint,
+      region: t.s3.region,
       bucket: 'vault-created-by-test',
-      accessKey: s3.accessKey,
-      secretKey: s3.secretKey,
+      accessKey: t.s3.accessKey,
+      secretKey: t.s3.secretKey,
       pathStyle: true,
     });
     await other.ensureBucket();
@@ -103,9 +84,9 @@ describe(S3StorageDriver.name, () => {
       for (let i = 0; i < 7; i++) yield Buffer.alloc(1024 * 1024, i);
       throw new Error('client went away');
     }
-    await expect(driver.put(key, Readable.from(failing()), { maxBytes: 50 * 1024 * 1024 })).rejects.toThrow(
+    await expect(t.driver.put(key, Readable.from(failing()), { maxBytes: 50 * 1024 * 1024 })).rejects.toThrow(
       'client went away',
     );
-    expect(await driver.stat(key)).toBeNull();
+    expect(await t.driver.stat(key)).toBeNull();
   });
 });

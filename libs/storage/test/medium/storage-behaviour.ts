@@ -4,7 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ErrorCode, VaultError } from '@vault/contracts';
-import type { StorageDriver } from '../../src';
+import { CloudinaryStorageDriver, S3StorageDriver, type StorageDriver } from '../../src';
+import {
+  startCloudinaryTestServer,
+  startS3rver,
+  type CloudinaryTestServer,
+  type S3rverHandle,
+} from '../../src/testing';
 
 /**
  * The behaviour every storage driver owes the files service, run against each driver with
@@ -80,6 +86,66 @@ export async function sendUpload(request: UploadRequest, data: Buffer): Promise<
   for (const [name, value] of Object.entries(request.fields ?? {})) form.append(name, value);
   form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), 'blob');
   return fetch(request.url, { method: 'POST', body: form });
+}
+
+/** s3rver and a driver of its bucket, for the tests of one file. */
+export interface S3Stand {
+  s3: S3rverHandle;
+  driver: S3StorageDriver;
+}
+
+/**
+ * Started before the file's first test, closed after its last; the object is filled in by that
+ * beforeAll. No fault is left from one test to the next.
+ */
+export function s3rverPerFile(): S3Stand {
+  const stand = {} as S3Stand;
+  beforeAll(async () => {
+    stand.s3 = await startS3rver();
+    stand.driver = new S3StorageDriver({
+      endpoint: stand.s3.endpoint,
+      region: stand.s3.region,
+      bucket: stand.s3.bucket,
+      accessKey: stand.s3.accessKey,
+      secretKey: stand.s3.secretKey,
+      pathStyle: true,
+      partSize: 5 * MiB,
+    });
+    await stand.driver.ensureBucket();
+  });
+  afterAll(async () => {
+    await stand.s3?.close();
+  });
+  afterEach(() => stand.s3.faults.clear());
+  return stand;
+}
+
+/** The Cloudinary test server and a driver of its account, for the tests of one file. */
+export interface CloudinaryStand {
+  account: { cloudName: string; apiKey: string; apiSecret: string };
+  server: CloudinaryTestServer;
+  driver: CloudinaryStorageDriver;
+}
+
+/** As s3rverPerFile; CLOUDINARY_URL points at the server meanwhile. */
+export function cloudinaryPerFile(): CloudinaryStand {
+  const stand = {
+    account: { cloudName: 'vault-test', apiKey: '614335564976464', apiSecret: 'medium-test-api-secret' },
+  } as CloudinaryStand;
+  const previousUrl = process.env.CLOUDINARY_URL;
+  beforeAll(async () => {
+    stand.server = await startCloudinaryTestServer(stand.account);
+    // Before the driver's first call: the SDK reads upload_prefix (and so http:) once, at load.
+    process.env.CLOUDINARY_URL = stand.server.cloudinaryUrl;
+    stand.driver = new CloudinaryStorageDriver(stand.account);
+  });
+  afterAll(async () => {
+    if (previousUrl === undefined) delete process.env.CLOUDINARY_URL;
+    else process.env.CLOUDINARY_URL = previousUrl;
+    await stand.server?.close();
+  });
+  afterEach(() => stand.server.faults.clear());
+  return stand;
 }
 
 /** The same request aimed at another object (the key sits in the path, or in a signed field / parameter). */
