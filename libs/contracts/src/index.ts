@@ -2,6 +2,7 @@ export * from './errors';
 export * from './rpc';
 export * from './common/formats';
 export * from './common/kdf';
+export * from './common/raw-json';
 export * from './common/validation';
 export * from './auth/user.schema';
 export * from './auth/permissions';

@@ -77,7 +77,7 @@ import {
   deletedNoteListResponseSchema,
   emptyTrashResponseSchema,
   noteCountsResponseSchema,
-  noteListResponseSchema,
+  noteListPageSchema,
   noteResponseSchema,
 } from './notes/note.schema';
 import {
@@ -255,7 +255,7 @@ export const RPC = {
   'auth.admin.revoke-session': { request: adminSessionIdParamSchema, reply: adminRevokedSessionSchema },
 
   'notes.health': { request: null, reply: healthReplySchema },
-  'notes.list': { request: listNotesQuerySchema, reply: noteListResponseSchema },
+  'notes.list': { request: listNotesQuerySchema, reply: noteListPageSchema },
   'notes.list-deleted': { request: null, reply: deletedNoteListResponseSchema },
   'notes.create': { request: createNoteBodySchema, reply: noteResponseSchema },
   'notes.create-batch': { request: createNoteBatchBodySchema, reply: createNoteBatchResponseSchema },

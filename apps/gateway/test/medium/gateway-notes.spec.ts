@@ -4,6 +4,7 @@ import {
   NOTE_MAX_BYTES,
   NOTE_MESSAGES,
   NOTES_PATTERNS,
+  RawJson,
   VaultError,
   type NoteDto,
 } from '@vault/contracts';
@@ -194,6 +195,27 @@ describe('gateway /api/notes (real Redis, stub notes service over TCP)', () => {
         { limit: LIST_ALL_PAGE_SIZE, cursor: 'c1' },
         { limit: LIST_ALL_PAGE_SIZE, cursor: 'c2' },
       ]);
+    });
+
+    it('passes pages that arrive as text (RawJson) on as that very text, joined, never parsed', async () => {
+      const [a, b, c] = [noteDto(), noteDto(), noteDto()];
+      // Spaces JSON.stringify would not write: text that was parsed and written again loses them.
+      const spaced = (notes: unknown[]) => notes.map((n) => ` ${JSON.stringify(n)} `).join(',');
+      answer(
+        NOTES_PATTERNS.list,
+        { notes: new RawJson(`[${spaced([a, b])}]`), nextCursor: 'c1' },
+        { notes: [c], nextCursor: 'c2' }, // a page as objects (a serialiser that does not know RawJson)
+        { notes: new RawJson('[ ]'), nextCursor: null },
+      );
+      const res = await inject({ method: 'GET', url: '/api/notes' });
+
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(`{"notes":[${spaced([a, b])},${JSON.stringify(c)}],"nextCursor":null}`);
+      expect(res.json()).toEqual({ notes: [a, b, c], nextCursor: null });
+
+      answer(NOTES_PATTERNS.list, { notes: new RawJson(`[${spaced([a])}]`), nextCursor: 'n' });
+      const page = await inject({ method: 'GET', url: '/api/notes?limit=1' });
+      expect(page.body).toBe(`{"notes":[${spaced([a])}],"nextCursor":"n"}`);
     });
   });
 

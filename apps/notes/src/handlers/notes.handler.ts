@@ -6,7 +6,7 @@ import {
   type DeletedNoteListResponse,
   type EmptyTrashResponse,
   type NoteCountsResponse,
-  type NoteListResponse,
+  type NoteListPage,
   type NoteResponse,
 } from '@vault/contracts';
 import { NotesService } from '../services/notes.service';
@@ -24,7 +24,7 @@ export class NotesHandler {
   ) {}
 
   @MessagePattern(NOTES_PATTERNS.list)
-  async list(@Payload() payload: unknown): Promise<NoteListResponse> {
+  async list(@Payload() payload: unknown): Promise<NoteListPage> {
     const auth = await this.caller.of(payload);
     return this.notes.list(auth, readRpcBody(NOTES_PATTERNS.list, payload));
   }

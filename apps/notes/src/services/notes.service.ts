@@ -12,8 +12,9 @@ import {
   type ListNotesQuery,
   type NoteCountsResponse,
   type NoteDto,
-  type NoteListResponse,
+  type NoteListPage,
   type NoteResponse,
+  RawJson,
   type RewrapNoteKeyRequest,
   type RpcAuth,
   type RpcReply,
@@ -58,9 +59,10 @@ export class NotesService {
    * stored (a batch: the order of its request), then by id (descending). Without `limit`: all of
    * them (after `cursor`, if one is given) and `nextCursor: null`. With `limit`: one page of at
    * most `limit` notes and at most LIST_PAGE_MAX_BYTES of ciphertext, and the cursor of the
-   * next page (null on the last one).
+   * next page (null on the last one). The notes go as their JSON text, which the gateway passes
+   * on unparsed (RawJson).
    */
-  async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListResponse> {
+  async list(auth: RpcAuth, query: ListNotesQuery): Promise<NoteListPage> {
     let after: ListPosition | undefined;
     if (query.cursor !== undefined) {
       after = decodeCursor(query.cursor);
@@ -68,13 +70,13 @@ export class NotesService {
     }
     if (query.limit === undefined) {
       const rows = await this.notes.listActive(auth.userId, { after });
-      return { notes: rows.map(toListedDto), nextCursor: null };
+      return { notes: listedJson(rows), nextCursor: null };
     }
     const rows = await this.notes.listActive(auth.userId, { after, limit: query.limit + 1 });
     const { page, hasMore } = takePage(rows, query.limit);
     const last = page[page.length - 1];
     return {
-      notes: page.map(toListedDto),
+      notes: listedJson(page),
       nextCursor:
         hasMore && last
           ? encodeCursor({ updatedAt: new Date(last.updatedAt), storedOrder: last.storedOrder, id: last.id })
@@ -237,6 +239,10 @@ function toListedDto(row: ListedNote): NoteDto {
     updatedAt: row.updatedAt,
     deletedAt: row.deletedAt,
   };
+}
+
+function listedJson(rows: ListedNote[]): RawJson<NoteDto[]> {
+  return new RawJson(JSON.stringify(rows.map(toListedDto)));
 }
 
 /** Millisecond precision, like the ISO strings in answers and the list cursor. */

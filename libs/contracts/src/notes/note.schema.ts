@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sealed, sealedKey, uuidV4 } from '../common/formats';
 import { plainText, strictBody } from '../common/validation';
+import { RawJson } from '../common/raw-json';
 
 /** A sealed note over 1 MiB in total answers 413 (docs/api.md "Conventions"). */
 export const NOTE_MAX_BYTES = 1024 * 1024;
@@ -167,6 +168,19 @@ export const noteListResponseSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type NoteListResponse = z.infer<typeof noteListResponseSchema>;
+
+/**
+ * `notes.list`'s RPC reply: one page, its notes as their JSON text (RawJson) so that the gateway
+ * can pass them on unparsed; a serialiser that does not know RawJson writes them as objects, and a
+ * reader then finds the array (both are accepted). Over HTTP it is always a NoteListResponse.
+ */
+export const noteListPageSchema = noteListResponseSchema.extend({
+  notes: z.union([
+    noteListResponseSchema.shape.notes,
+    z.custom<RawJson<NoteDto[]>>((value) => value instanceof RawJson, 'Expected the notes as RawJson'),
+  ]),
+});
+export type NoteListPage = z.infer<typeof noteListPageSchema>;
 
 export const noteResponseSchema = z.object({ note: noteDtoSchema });
 export type NoteResponse = z.infer<typeof noteResponseSchema>;

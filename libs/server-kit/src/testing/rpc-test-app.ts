@@ -127,7 +127,9 @@ export async function startRpcTestApp<C extends { rpc: RpcTransportConfig }, S>(
 
   const call = async <T>(pattern: string, body: unknown, ctx: Partial<RpcContext> = {}): Promise<T> => {
     await writeAdminSessions(redis.client, ctx);
-    const reply = await rpcCall<T, unknown>(client, pattern, { ctx: context(ctx), body });
+    const received = await rpcCall<T, unknown>(client, pattern, { ctx: context(ctx), body });
+    // A RawJson in a reply (the notes list's pages) is checked and handed on as the value it holds.
+    const reply = received === undefined ? received : (JSON.parse(JSON.stringify(received)) as T);
     assertReplyContract(pattern, reply);
     return reply;
   };

@@ -18,6 +18,7 @@ import {
   noteResponseSchema,
   rewrapNoteKeyBodySchema,
   updateNoteBodySchema,
+  type RawJson,
   type CreateNoteBatchBody,
   type CreateNoteBatchResponse,
   type CreateNoteBody,
@@ -36,7 +37,7 @@ import { Route } from '../../openapi/api-doc';
 import { Ctx } from '../../proxy/rpc-context.decorator';
 import { RpcClient } from '../../proxy/rpc.client';
 import { zodPipe } from '../../validation/zod.pipe';
-import { listAllNotes } from './list-all-notes';
+import { listAllNotes, pageBody } from './list-all-notes';
 import { noteBatchSizePipe, noteSizePipe } from './note-size.pipe';
 
 const ADDITION = 'An addition to the original contract (docs/api.md)';
@@ -62,10 +63,10 @@ export class NotesController {
   listNotes(
     @Ctx() ctx: RpcContext,
     @Query(zodPipe(listNotesQuerySchema)) query: ListNotesQuery,
-  ): Promise<NoteListResponse> {
+  ): Promise<RawJson<NoteListResponse>> {
     return query.limit === undefined
       ? listAllNotes(this.rpc, ctx, query.cursor)
-      : this.rpc.call('notes.list', ctx, query);
+      : this.rpc.call('notes.list', ctx, query).then(pageBody);
   }
 
   @Route('get', 'deleted', {
