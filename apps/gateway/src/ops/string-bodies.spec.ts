@@ -30,7 +30,10 @@ describe(registerStringBodies.name, () => {
   it.each([
     ['a large RawJson', new RawJson(JSON.stringify({ notes: [{ title: long('ab12') }], nextCursor: null }))],
     // Spaces that JSON.stringify would not write: the text goes out as it is, never parsed again.
-    ['a small RawJson with non-ASCII text', new RawJson('{ "notes": [{"title":"Grüße 🙂"}], "nextCursor": "c" }')],
+    [
+      'a small RawJson with non-ASCII text',
+      new RawJson('{ "notes": [{"title":"Grüße 🙂"}], "nextCursor": "c" }'),
+    ],
   ])('sends %s as its very text, byte for byte, as JSON', async (_label, body) => {
     const res = await answer(body);
 

@@ -8,7 +8,8 @@
  *
  * The text may come in parts, written one after another: joining them into one string would make
  * V8 copy it again, and a joined string's bytes are slow to take (server-kit's utf8Bytes). The
- * parts together must be what JSON.stringify made of a T.
+ * parts together must be what JSON.stringify made of a T, and no part may end between the two
+ * halves of a surrogate pair (each part is encoded on its own).
  */
 export class RawJson<T = unknown> {
   readonly parts: readonly string[];

@@ -39,9 +39,9 @@ describe('a reply’s RawJson in a frame (framePieces, readRawFrame)', () => {
   const reply = fc.record({
     id: fc.uuid(),
     isDisposed: fc.boolean(),
-    response: fc.tuple(fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }), key, rawJson).map(
-      ([rest, rawKey, raw]) => ({ ...rest, [rawKey]: raw }),
-    ),
+    response: fc
+      .tuple(fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }), key, rawJson)
+      .map(([rest, rawKey, raw]) => ({ ...rest, [rawKey]: raw })),
   });
 
   it('reads back every reply: the RawJson as its very text, the rest as sent; any JSON reader sees the same data', () => {
@@ -66,7 +66,11 @@ describe('a reply’s RawJson in a frame (framePieces, readRawFrame)', () => {
   });
 
   it('writes a reply without RawJson exactly as JSON.stringify does, and does not read it as raw', () => {
-    for (const message of [{ id: '1', response: { notes: [] } }, { id: '2', err: 'x' }, { pattern: 'a', data: 1 }]) {
+    for (const message of [
+      { id: '1', response: { notes: [] } },
+      { id: '2', err: 'x' },
+      { pattern: 'a', data: 1 },
+    ]) {
       expect(frameJson(message)).toBe(JSON.stringify(message));
       expect(readRawFrame(frameJson(message))).toBeUndefined();
     }
@@ -152,7 +156,11 @@ describe(AsciiJsonSocket.name, () => {
     // In parts, one cut inside a non-ASCII word: the receiver gets them as one text.
     const parts = ['[ {"id":"1","title":"Grü', 'ße"}, ', '{"id":"2"} ]'];
     const text = parts.join('');
-    const message = { id: '7', isDisposed: true, response: { nextCursor: 'c', notes: new RawJson(...parts) } };
+    const message = {
+      id: '7',
+      isDisposed: true,
+      response: { nextCursor: 'c', notes: new RawJson(...parts) },
+    };
 
     const { client, peer, close } = await pair();
     const received = new Promise<{ response: { notes: unknown } }>((resolve) => peer.on('message', resolve));

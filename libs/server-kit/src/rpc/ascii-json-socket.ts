@@ -77,7 +77,11 @@ export function readRawFrame(data: string): Record<string, unknown> | undefined 
   const keyText = head[1] as string;
   const end = data.length - 2;
   const start = end - Number(head[2]);
-  if (start < head[0].length || !data.endsWith('}}') || !data.startsWith(`${keyText}:`, start - keyText.length - 1)) {
+  if (
+    start < head[0].length ||
+    !data.endsWith('}}') ||
+    !data.startsWith(`${keyText}:`, start - keyText.length - 1)
+  ) {
     return undefined;
   }
   let message: { response?: Record<string, unknown> };
