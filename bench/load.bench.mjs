@@ -272,12 +272,13 @@ async function buildScenarios(opts, rpc) {
     console.log(`seeded ${opts.notes} notes in ${round(seconds, 2)} s`);
     // What the gateway does for GET /api/notes without a limit: the service's pages, in order, their
     // notes as text (RawJson over TCP), counted by a scan of that text.
+    const { RawJson } = require('@vault/contracts');
     const listAll = async () => {
       let cursor;
       let n = 0;
       do {
         const page = await rpc.call('notes.list', ctx, cursor ? { limit: 500, cursor } : { limit: 500 });
-        n += (page.notes.text ?? JSON.stringify(page.notes)).split('"wrappedDEK":').length - 1;
+        n += RawJson.textOf(page.notes).split('"wrappedDEK":').length - 1;
         cursor = page.nextCursor;
       } while (cursor);
       if (n !== opts.notes) throw new Error(`listed ${n} notes, not ${opts.notes}`);
