@@ -1,5 +1,6 @@
 import type { FileDto, StorageType } from '@vault/contracts';
 import { isApiError, messageOf, type ApiClient } from '../../../lib/api-client';
+import { ProgressThrottle } from '../../../lib/progress-throttle';
 import { SnapshotStore } from '../../../lib/snapshot-store';
 import { cryptoErrorCode } from '../../../workers/crypto-service';
 import type { FilesCrypto } from '../../../workers/files-crypto';
@@ -16,6 +17,12 @@ import { resolveUploadUrl, type UploadTransport } from './upload-transport';
  * by the checks of spec section 5 is an 'error' from the start.
  */
 export type UploadStatus = 'queued' | 'encrypting' | 'uploading' | 'completing' | 'completed' | 'error';
+
+/** What a row shows of its progress. */
+interface RowProgress {
+  status: UploadStatus;
+  progress: number;
+}
 
 /** Spec section 3, "File upload item": file, progress, status, fileId, error. */
 export interface UploadItem {
@@ -72,15 +79,6 @@ export interface UploadQueueOptions {
   progressIntervalMs?: number;
 }
 
-/**
- * A row's percent is shown at most this often (a status change shows at once). Every update
- * renders the dialog and makes the browser draw a frame, on the cores that seal and send the
- * file: bench/files.bench.mjs measured a 100 MiB upload's frames (with a transition on the bar
- * and a spinner beside it) at 0.22-0.27 core-seconds of compositor and 0.16-0.18 of the page's
- * main thread, against 0.08-0.10 and 0.06-0.08 now.
- */
-export const PROGRESS_INTERVAL_MS = 250;
-
 /** Spec section 9: 'upload completion callback 1 s'. */
 export const UPLOAD_COMPLETION_DELAY_MS = 1000;
 
@@ -117,11 +115,8 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
   private disposed = false;
   private controller: AbortController | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  /** Per row in progress: when it was last shown, and a later percent waiting for its turn. */
-  private readonly shown = new Map<
-    string,
-    { at: number; next?: number; timer?: ReturnType<typeof setTimeout> }
-  >();
+  /** Each row's percent, shown at most every progressIntervalMs (a status change at once). */
+  private readonly throttle: ProgressThrottle<RowProgress>;
 
   readonly vaultKey: CryptoKey;
   private readonly options: UploadQueueOptions;
@@ -130,6 +125,13 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
     super(NO_UPLOADS);
     this.options = options;
     this.vaultKey = options.vaultKey;
+    this.throttle = new ProgressThrottle<RowProgress>(
+      (key, { progress }) => {
+        if (!this.disposed) this.update(key, { progress });
+      },
+      (shown, next) => shown.status !== next.status,
+      options.progressIntervalMs,
+    );
   }
 
   private publish(): void {
@@ -147,10 +149,10 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
   private update(key: string, patch: Partial<UploadItem>): void {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
-    clearTimeout(this.shown.get(key)?.timer);
-    this.items[index] = { ...this.items[index]!, ...patch };
-    if (patch.status === 'completed' || patch.status === 'error') this.shown.delete(key);
-    else this.shown.set(key, { at: Date.now() });
+    const item = { ...this.items[index]!, ...patch };
+    this.items[index] = item;
+    if (item.status === 'completed' || item.status === 'error') this.throttle.forget(key);
+    else this.throttle.mark(key, { status: item.status, progress: item.progress });
     this.publish();
   }
 
@@ -166,16 +168,7 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
       return;
     }
     if (item.progress === progress) return;
-    const shown = this.shown.get(key);
-    const wait = (shown?.at ?? 0) + (this.options.progressIntervalMs ?? PROGRESS_INTERVAL_MS) - Date.now();
-    if (!shown || wait <= 0) {
-      this.update(key, { progress });
-      return;
-    }
-    shown.next = progress;
-    shown.timer ??= setTimeout(() => {
-      if (!this.disposed) this.update(key, { progress: shown.next! });
-    }, wait);
+    this.throttle.push(key, { status: item.status, progress });
   }
 
   /** Adds chosen files: each is checked (spec section 5) and waits as 'queued', or is an 'error' row. */
@@ -352,8 +345,7 @@ export class UploadQueue extends SnapshotStore<UploadSnapshot> {
     this.options.crypto.cancelUploads();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const { timer } of this.shown.values()) clearTimeout(timer);
-    this.shown.clear();
+    this.throttle.dispose();
     this.items = [];
     this.failures = [];
     this.reset(NO_UPLOADS);

@@ -105,6 +105,26 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
     expect(JSON.stringify(get?.init?.headers ?? {})).not.toMatch(/authorization/i);
   });
 
+  it('shows a running percent at most once per interval, and each new stage at once', async () => {
+    const blobs = captureBlobs();
+    const { user, log } = await renderFileAccess({
+      files: [report],
+      vaultKey,
+      downloadCrypto: channelWorkerCrypto(),
+      // Longer than the whole download: no percent of a stage waits its turn.
+      progressIntervalMs: 60_000,
+    });
+    await askToDownload(user, report);
+    await waitFor(() => expect(progressText(report)).toBe('completed 100'));
+    expect(blobs.saved).toHaveLength(1);
+    const history = (log.get(report.view.dto.id) ?? []).map((p) => `${p.stage} ${p.percent}`);
+    // The first report of each stage, and the end; the percents between were never drawn.
+    expect(history).toHaveLength(3);
+    expect(history[0]).toBe('downloading 0');
+    expect(history[1]).toMatch(/^decrypting \d+$/);
+    expect(history[2]).toBe('completed 100');
+  });
+
   it('reports Downloading (percent of encryptedSize) → Decrypting → Completed, and clears it 3 s after completion', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     const blobs = captureBlobs();
@@ -114,6 +134,8 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
       // Through the worker protocol: plaintext arrives chunk by chunk across task boundaries.
       downloadCrypto: channelWorkerCrypto(),
       advanceTimers: (ms) => vi.advanceTimersByTime(ms),
+      // Every percent shown (the interval has its own test below).
+      progressIntervalMs: 0,
     });
     await askToDownload(user, report);
     await waitFor(() => expect(progressText(report)).toBe('completed 100'));

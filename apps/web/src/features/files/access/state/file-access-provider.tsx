@@ -39,6 +39,8 @@ export interface FileAccessProviderProps {
   downloadCrypto?: FilesDownloadCrypto;
   /** The fetch used for the signed storage URLs (tests pass their fake server's). */
   fetch?: typeof fetch;
+  /** Least time between two shown percents of a transfer (default PROGRESS_INTERVAL_MS). */
+  progressIntervalMs?: number;
 }
 
 /**
@@ -50,7 +52,12 @@ export interface FileAccessProviderProps {
  * signed URL of the stored object, valid 5 minutes. The object is fetched and decrypted as it
  * streams (files-download worker); nothing is saved or shown until every chunk verified.
  */
-export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl }: FileAccessProviderProps) {
+export function FileAccessProvider({
+  children,
+  downloadCrypto,
+  fetch: fetchImpl,
+  progressIntervalMs,
+}: FileAccessProviderProps) {
   const api = useApiClient();
   const crypto = useCrypto();
   const session = useSessionStore();
@@ -58,7 +65,7 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
   const [filesCrypto] = useState<FilesDownloadCrypto>(() => downloadCrypto ?? defaultFilesDownloadCrypto());
   const deps = { filesCrypto, fetchImpl, apiBaseUrl };
 
-  const status = useTransferStatus();
+  const status = useTransferStatus(progressIntervalMs);
   const { progress, notices, setFileProgress, notify, dismissNotice } = status;
   const { isDownloading, runDownload } = useDownloads(deps, status);
   const { preview, closePreview, showPreviewError, previewedBlob, runPreview } = usePreviewRun(deps, status);
@@ -170,6 +177,10 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
     [requestDownload, requestPreview, progress],
   );
 
+  // A loading preview shows the file's progress as the cards do (throttled, see use-transfer-status).
+  const loading = preview?.status === 'loading' ? progress.get(preview.file.dto.id) : undefined;
+  const shownPreview = preview?.status === 'loading' && loading ? { ...preview, progress: loading } : preview;
+
   const text = prompt ? PROMPT_TEXT[prompt.mode] : PROMPT_TEXT.download;
   return (
     <FileAccessContext.Provider value={value}>
@@ -184,7 +195,7 @@ export function FileAccessProvider({ children, downloadCrypto, fetch: fetchImpl 
         onSubmit={(password) => void submitPassword(password)}
         onClose={() => setPrompt((p) => (p?.loading ? p : null))}
       />
-      <PreviewModal preview={preview} onClose={closePreview} onDownload={downloadFromPreview} />
+      <PreviewModal preview={shownPreview} onClose={closePreview} onDownload={downloadFromPreview} />
       <TransferNotices notices={notices} onDismiss={dismissNotice} />
     </FileAccessContext.Provider>
   );

@@ -73,9 +73,15 @@ export function usePreviewRun(
       reloaded: false,
     };
     previewRun.current = run;
+    // The modal draws the card's progress (use-transfer-status: a running percent at most every
+    // PROGRESS_INTERVAL_MS); its own state changes with the stage only.
+    let stage: FileTransferProgress['stage'] | null = null;
     const show = (p: FileTransferProgress) => {
       if (previewRun.current !== run) return;
-      setPreview({ status: 'loading', file, progress: p });
+      if (p.stage !== stage) {
+        stage = p.stage;
+        setPreview({ status: 'loading', file, progress: p });
+      }
       setFileProgress(id, p);
     };
     show({ stage: 'downloading', percent: 0 });

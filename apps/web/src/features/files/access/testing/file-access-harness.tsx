@@ -203,6 +203,8 @@ export interface RenderFileAccessOptions {
   /** Sign in without a vault key (the vault is locked). */
   locked?: boolean;
   advanceTimers?: (ms: number) => unknown;
+  /** Least time between two shown percents of a transfer (the provider's default when absent). */
+  progressIntervalMs?: number;
 }
 
 /** The provider inside the app's real services (API client, session, crypto context) over a fake API. */
@@ -230,6 +232,7 @@ export async function renderFileAccess(options: RenderFileAccessOptions) {
       <FileAccessProvider
         downloadCrypto={options.downloadCrypto ?? new InlineFilesDownloadCrypto()}
         fetch={options.fetch ?? (server.fetch as typeof fetch)}
+        progressIntervalMs={options.progressIntervalMs}
       >
         <FileList files={options.files.map((f) => f.view)} log={log} />
       </FileAccessProvider>
