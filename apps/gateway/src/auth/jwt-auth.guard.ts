@@ -1,7 +1,9 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ErrorCode, VaultError, type RpcAuth } from '@vault/contracts';
 import type { FastifyRequest } from 'fastify';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { accountRateLimit, routeBucket } from '../security/rate-limit.guard';
 import { AUTH_MODE, type AuthMode } from './auth.decorators';
 import { bearerToken, JwtVerifier } from './jwt-verifier';
 import { SessionLiveness } from './session-liveness';
@@ -23,6 +25,7 @@ export class JwtAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly verifier: JwtVerifier,
     private readonly sessions: SessionLiveness,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -35,7 +38,7 @@ export class JwtAuthGuard implements CanActivate {
     if (mode === 'public' || mode === 'admin') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     try {
-      request.auth = await this.authenticate(request);
+      request.auth = await this.authenticate(request, context);
     } catch (error) {
       if (mode === 'optional' && error instanceof VaultError && error.status === 401) return true;
       throw error;
@@ -43,11 +46,20 @@ export class JwtAuthGuard implements CanActivate {
     return true;
   }
 
-  private async authenticate(request: FastifyRequest): Promise<RpcAuth> {
+  private async authenticate(request: FastifyRequest, context: ExecutionContext): Promise<RpcAuth> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new VaultError(ErrorCode.UNAUTHENTICATED);
     const auth = await this.verifier.verify(token);
-    if (!(await this.sessions.isLive(auth.sessionId))) throw new VaultError(ErrorCode.SESSION_REVOKED);
+    if (routeBucket(this.reflector, context) === 'api') {
+      // The session check and the account's rate-limit hit in one Redis round trip (RateLimitGuard
+      // then uses the answer); an ended session counts nothing.
+      const [key, rule] = accountRateLimit(this.config, auth.userId);
+      const answer = await this.sessions.liveAndCounted(auth.sessionId, key, rule);
+      if (!answer) throw new VaultError(ErrorCode.SESSION_REVOKED);
+      request.apiRateLimit = answer;
+    } else if (!(await this.sessions.isLive(auth.sessionId))) {
+      throw new VaultError(ErrorCode.SESSION_REVOKED);
+    }
     return auth;
   }
 }

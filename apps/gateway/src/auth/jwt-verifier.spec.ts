@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { ErrorCode, VaultError } from '@vault/contracts';
 import { jwtKeyId } from '@vault/server-kit';
 import { SignJWT } from 'jose';
-import { bearerToken, JwtVerifier } from './jwt-verifier';
+import { bearerToken, CLOCK_TOLERANCE_SECONDS, JwtVerifier } from './jwt-verifier';
 
 const ed = generateKeyPairSync('ed25519');
 const publicPem = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -194,5 +194,62 @@ describe('JwtVerifier while the signing key is rotated', () => {
     expect((await refusal(newOnly, await withKid(ed.privateKey, oldKid))).code).toBe(
       ErrorCode.UNAUTHENTICATED,
     );
+  });
+});
+
+describe('JwtVerifier remembers the tokens it verified', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('answers a token it verified from memory, the same caller each time, a copy the caller may change', async () => {
+    const cached = await JwtVerifier.fromPem(publicPem);
+    const token = await sign(claims());
+    const first = await cached.verify(token);
+    expect(cached.remembered).toBe(1);
+    first.role = 'admin';
+    await expect(cached.verify(token)).resolves.toEqual({ userId, sessionId, role: 'user' });
+    expect(cached.remembered).toBe(1);
+  });
+
+  it('never remembers a refused token, and a token differing from a remembered one in any character is checked in full', async () => {
+    const cached = await JwtVerifier.fromPem(publicPem);
+    const token = await sign(claims());
+    await cached.verify(token);
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const flipped = `${h}.${p}.${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`;
+    const forged = `${h}.${b64(claims({ role: 'super_admin' }))}.${s}`;
+    for (const bad of [flipped, forged, `${token}A`, token.slice(0, -1)]) {
+      expect((await refusal(cached, bad)).code).toBe(ErrorCode.UNAUTHENTICATED);
+    }
+    expect(cached.remembered).toBe(1);
+  });
+
+  it('refuses a remembered token from the moment jose would (exp plus the clock tolerance)', async () => {
+    const cached = await JwtVerifier.fromPem(publicPem);
+    const exp = now() + 60;
+    const token = await sign(claims({ exp }));
+    await cached.verify(token);
+    jest.useFakeTimers({
+      now: (exp + CLOCK_TOLERANCE_SECONDS) * 1000 - 1,
+      doNotFake: ['nextTick', 'setImmediate'],
+    });
+    await expect(cached.verify(token)).resolves.toMatchObject({ userId });
+    jest.setSystemTime((exp + CLOCK_TOLERANCE_SECONDS) * 1000);
+    expect((await refusal(cached, token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+    expect(cached.remembered).toBe(0);
+    // A fresh verifier agrees at that moment: the memory never outlives the check.
+    expect((await refusal(await JwtVerifier.fromPem(publicPem), token)).code).toBe(ErrorCode.UNAUTHENTICATED);
+  });
+
+  it('keeps at most cacheSize tokens, dropping the oldest first', async () => {
+    const small = await JwtVerifier.fromPems([publicPem], { cacheSize: 3 });
+    const tokens = await Promise.all(Array.from({ length: 5 }, (_, i) => sign(claims({ iat: now() - i }))));
+    for (const token of tokens) await small.verify(token);
+    expect(small.remembered).toBe(3);
+    // The dropped ones still verify (checked in full again).
+    await expect(small.verify(tokens[0]!)).resolves.toMatchObject({ userId });
+    expect(small.remembered).toBe(3);
+    const none = await JwtVerifier.fromPems([publicPem], { cacheSize: 0 });
+    await none.verify(tokens[0]!);
+    expect(none.remembered).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import type { ClassProvider, ExecutionContext } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
 import { ErrorCode, VaultError, type RpcAdmin } from '@vault/contracts';
-import type { RedisRateLimiter } from '@vault/server-kit';
+import type { RateLimitAnswer, RedisRateLimiter } from '@vault/server-kit';
 import type { FastifyRequest } from 'fastify';
 import { AppModule } from '../app.module';
 import { AdminOnly } from '../auth/admin.decorators';
@@ -61,6 +61,19 @@ describe(RateLimitGuard.name, () => {
       'rl:gw-api:ip:10.0.0.1',
       'rl:gw-auth:ip:10.0.0.1',
     ]);
+  });
+
+  it("takes a signed-in caller's 'api' answer counted with its session check, and counts no other route by it", async () => {
+    const { hit, run } = setup();
+    const auth = { userId: 'u1', sessionId: 's1', role: 'user' as const };
+    const counted = { allowed: false, retryAfter: 7 } as RateLimitAnswer;
+    const error = await run('notes', { auth, apiRateLimit: counted }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.RATE_LIMITED, extra: { retryAfter: 7 } });
+    await expect(run('notes', { auth, apiRateLimit: { ...counted, allowed: true } })).resolves.toBe(true);
+    expect(hit).not.toHaveBeenCalled();
+    // A credential route counts per IP in its own bucket, whatever the api answer says.
+    await run('login', { auth, apiRateLimit: counted });
+    expect(hit.mock.calls.map(([key]) => key)).toEqual(['rl:gw-auth:ip:10.0.0.1']);
   });
 
   it('answers 429 RATE_LIMITED with retryAfter over the limit', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { REDIS } from '../../src/redis/redis.token';
 import {
   clientAddress,
   startGateway,
@@ -278,6 +280,28 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       }
       expect(statuses.slice(0, 8).every((s) => s === 503)).toBe(true);
       expect(statuses[8]).toBe(429);
+    });
+
+    it('counts each signed-in request once (with its session check), and nothing for an ended session', async () => {
+      const { token, caller } = await gw.signedIn();
+      const headers = { authorization: `Bearer ${token}` };
+      const counter = `rl:gw-api:user:${caller.userId}`;
+      // One Redis round trip per request: the session check and the account's hit in one script.
+      const sent = jest.spyOn(gw.app.get<Redis>(REDIS), 'sendCommand');
+      for (let i = 0; i < 3; i++) {
+        expect((await inject({ method: 'GET', url: '/api/auth/sessions', headers })).statusCode).toBe(503);
+      }
+      expect(sent).toHaveBeenCalledTimes(3);
+      sent.mockRestore();
+      expect(await gw.redis.client.get(counter)).toBe('3');
+      await gw.redis.client.del(`sess:${caller.sessionId}`);
+      for (let i = 0; i < 3; i++) {
+        const res = await inject({ method: 'GET', url: '/api/auth/sessions', headers });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+      }
+      // A token whose session ended cannot spend its account's requests.
+      expect(await gw.redis.client.get(counter)).toBe('3');
     });
 
     it('never limits the liveness probe', async () => {

@@ -5,15 +5,23 @@ import type { Result } from 'ioredis';
  * KEYS: counter. ARGV: windowMs, cost. A fixed window that opens with its first hit: INCRBY, and
  * PEXPIRE when the counter has no expiry yet. Returns {count, remaining ms of the window}.
  */
-const HIT_LUA = `
-local count = redis.call('INCRBY', KEYS[1], ARGV[2])
-local ttl = redis.call('PTTL', KEYS[1])
+/** Counts ARGV[2] hits on the key KEYS[n] in a window of ARGV[1] ms; answers {count, ms left}. */
+const hitLua = (n: number) => `
+local count = redis.call('INCRBY', KEYS[${n}], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[${n}])
 if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', KEYS[${n}], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
 return {count, ttl}
 `;
+
+const HIT_LUA = hitLua(1);
+
+/** The same hit on KEYS[2], only while KEYS[1] exists (else {-1, 0}, nothing counted). */
+const HIT_IF_EXISTS_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
+${hitLua(2)}`;
 
 /** KEYS: counter. The count and the window's remaining ms, counting nothing. */
 const PEEK_LUA = `
@@ -23,6 +31,12 @@ return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1])
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     vaultRateHit(key: string, windowMs: number, cost: number): Result<[number, number], Context>;
+    vaultRateHitIfExists(
+      required: string,
+      key: string,
+      windowMs: number,
+      cost: number,
+    ): Result<[number, number], Context>;
     vaultRatePeek(key: string): Result<[number, number], Context>;
   }
 }
@@ -57,6 +71,7 @@ export class RedisRateLimiter {
   constructor(private readonly redis: Redis) {
     // Defining them again on a shared client is harmless (the same scripts, by SHA).
     redis.defineCommand('vaultRateHit', { numberOfKeys: 1, lua: HIT_LUA });
+    redis.defineCommand('vaultRateHitIfExists', { numberOfKeys: 2, lua: HIT_IF_EXISTS_LUA });
     redis.defineCommand('vaultRatePeek', { numberOfKeys: 1, lua: PEEK_LUA });
   }
 
@@ -64,6 +79,25 @@ export class RedisRateLimiter {
   async hit(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitAnswer> {
     const [count, resetMs] = await this.redis.vaultRateHit(key, Math.max(1, Math.ceil(rule.windowMs)), cost);
     return answer(count, rule.limit, resetMs, count <= rule.limit);
+  }
+
+  /**
+   * hit(), in the same round trip as a check that `required` exists (the gateway: a caller's session,
+   * then its rate limit): null, and nothing counted, when it does not.
+   */
+  async hitIfExists(
+    required: string,
+    key: string,
+    rule: RateLimitRule,
+    cost = 1,
+  ): Promise<RateLimitAnswer | null> {
+    const [count, resetMs] = await this.redis.vaultRateHitIfExists(
+      required,
+      key,
+      Math.max(1, Math.ceil(rule.windowMs)),
+      cost,
+    );
+    return count < 0 ? null : answer(count, rule.limit, resetMs, count <= rule.limit);
   }
 
   /** The current window of `key` without counting: `allowed` says whether one more hit would pass. */

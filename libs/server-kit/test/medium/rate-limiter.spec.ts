@@ -52,6 +52,26 @@ describe(RedisRateLimiter.name, () => {
     expect(later.resetMs).toBeLessThanOrEqual(260);
   });
 
+  it('hitIfExists counts like hit while the required key exists, and counts nothing (null) when it does not', async () => {
+    const rule = { limit: 2, windowMs: 60_000 };
+    expect(await limiter.hitIfExists('sess:t:gone', 'rl:t:guarded', rule)).toBeNull();
+    expect(await redis.client.exists('rl:t:guarded')).toBe(0);
+    await redis.client.set('sess:t:live', '1');
+    const answers = [];
+    for (let i = 0; i < 3; i += 1)
+      answers.push(await limiter.hitIfExists('sess:t:live', 'rl:t:guarded', rule));
+    expect(answers.map((a) => [a?.allowed, a?.count, a?.remaining])).toEqual([
+      [true, 1, 1],
+      [true, 2, 0],
+      [false, 3, 0],
+    ]);
+    expect(answers[0]!.resetMs).toBeGreaterThan(59_000);
+    expect(await redis.client.pttl('rl:t:guarded')).toBeGreaterThan(59_000);
+    await redis.client.del('sess:t:live');
+    expect(await limiter.hitIfExists('sess:t:live', 'rl:t:guarded', rule)).toBeNull();
+    expect(await redis.client.get('rl:t:guarded')).toBe('3');
+  });
+
   it('peeks without counting: allowed while fewer than `limit` hits', async () => {
     expect(await limiter.peek('rl:t:peek', 2)).toMatchObject({
       allowed: true,
