@@ -23,6 +23,9 @@ describe('account', () => {
     const unlocked = await unlockVault('correct horse', a);
     expect(unlocked.authKey).toBe(a.authKey);
     expect(unlocked.vaultKey.extractable).toBe(false);
+    // Both ways to the vault key may unwrap: the items' keys are opened inside WebCrypto.
+    expect([...a.vaultKey.usages].sort()).toEqual(['decrypt', 'encrypt', 'unwrapKey']);
+    expect([...unlocked.vaultKey.usages].sort()).toEqual(['decrypt', 'encrypt', 'unwrapKey']);
     expect(await decryptNote(unlocked.vaultKey, note)).toEqual(plain);
     expect(await deriveAuthKey('correct horse', a.salt, a.kdfParams)).toBe(a.authKey);
   });

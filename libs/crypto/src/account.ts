@@ -6,7 +6,7 @@
 import { AAD } from './aad';
 import { DEFAULT_KDF_PARAMS, validateKdfParams } from './kdf';
 import { randomBytes } from './primitives';
-import { importVaultKey, openAesKey } from './seal';
+import { VAULT_KEY_USAGES, importVaultKey, openAesKey } from './seal';
 import { deriveAccountKeys, rewrapVaultKey, unwrapWithPassword } from './account-keys';
 import type { PasswordMaterial, WrappedVaultKey } from './account-keys';
 import { createRecoveryMaterial, generateRecoveryKey, recoveryKeyToText } from './recovery';
@@ -34,7 +34,7 @@ export interface RecoveryKit extends RecoveryMaterial {
 }
 
 export interface CreatedAccount extends PasswordMaterial {
-  /** Non-extractable AES-256-GCM key (encrypt, decrypt). */
+  /** Non-extractable AES-256-GCM key (VAULT_KEY_USAGES: encrypt, decrypt, unwrapKey). */
   readonly vaultKey: CryptoKey;
   readonly recovery?: RecoveryKit;
 }
@@ -77,7 +77,7 @@ export async function createAccount(
 
 export interface UnlockedVault {
   readonly authKey: Hex;
-  /** Non-extractable AES-256-GCM key (encrypt, decrypt). */
+  /** Non-extractable AES-256-GCM key (VAULT_KEY_USAGES: encrypt, decrypt, unwrapKey). */
   readonly vaultKey: CryptoKey;
 }
 
@@ -85,7 +85,7 @@ export interface UnlockedVault {
 export async function unlockVault(password: string, material: WrappedVaultKey): Promise<UnlockedVault> {
   const m = requireObject(material, 'wrapped vault key material') as unknown as WrappedVaultKey;
   const { authKey, wrapKey } = await deriveAccountKeys(password, m.salt, m.kdfParams);
-  const vaultKey = await openAesKey(wrapKey, m.wrappedVaultKey, AAD.vaultKey);
+  const vaultKey = await openAesKey(wrapKey, m.wrappedVaultKey, AAD.vaultKey, VAULT_KEY_USAGES);
   return { authKey, vaultKey };
 }
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { SEALED_PATTERN, importVaultKey, isSealed, open, seal } from './seal';
+import { SEALED_PATTERN, importVaultKey, isSealed, open, openAesKey, seal } from './seal';
+import { importAesGcmKey } from './primitives';
 import { bytesToHex } from './encoding';
 import { OTHER_KEY_RAW, VAULT_KEY_RAW, vaultKey } from '../test/support/keys';
 
@@ -101,5 +102,61 @@ describe('seal / open', () => {
       expect(k.extractable).toBe(false);
       await expect(crypto.subtle.exportKey('raw', k)).rejects.toBeTruthy();
     });
+  });
+});
+
+describe('openAesKey: a sealed key opened inside WebCrypto when the wrapping key may unwrap', () => {
+  const AAD = 'vault:v1:note-key:test';
+  const itemKey = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
+  /** The same vault key as before unwrapKey was among its usages (a key kept in a browser from then). */
+  const olderVaultKey = () => importAesGcmKey(VAULT_KEY_RAW, ['encrypt', 'decrypt'], 'vault key');
+  /** What a key encrypts: the same ciphertext under both paths' keys means the same key. */
+  const fingerprint = async (key: CryptoKey) =>
+    bytesToHex(
+      new Uint8Array(
+        await crypto.subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, key, new Uint8Array(16)),
+      ),
+    );
+
+  it('gives the vault key unwrapKey, and opens to the same non-extractable key as decrypt-then-import', async () => {
+    const key = await vaultKey();
+    expect([...key.usages].sort()).toEqual(['decrypt', 'encrypt', 'unwrapKey']);
+    const older = await olderVaultKey();
+    const sealed = await seal(key, itemKey, AAD);
+    const unwrapped = await openAesKey(key, sealed, AAD);
+    const imported = await openAesKey(older, sealed, AAD);
+    expect(unwrapped.extractable).toBe(false);
+    expect([...unwrapped.usages].sort()).toEqual(['decrypt', 'encrypt']);
+    expect(unwrapped.algorithm).toEqual({ name: 'AES-GCM', length: 256 });
+    await expect(crypto.subtle.exportKey('raw', unwrapped)).rejects.toBeTruthy();
+    expect(await fingerprint(unwrapped)).toBe(await fingerprint(imported));
+    expect(await fingerprint(unwrapped)).toBe(await fingerprint(await importAesGcmKey(itemKey, ['encrypt'])));
+    const decryptOnly = await openAesKey(key, sealed, AAD, ['decrypt']);
+    expect(decryptOnly.usages).toEqual(['decrypt']);
+  });
+
+  it('refuses what decrypt-then-import refuses, with the same codes', async () => {
+    const key = await vaultKey();
+    const older = await olderVaultKey();
+    const sealed = await seal(key, itemKey, AAD);
+    const [data = '', iv = ''] = sealed.split(':');
+    const cases: [string, string, string][] = [
+      ['a flipped ciphertext bit', `${flipHexDigit(data, 3)}:${iv}`, AAD],
+      ['a flipped tag bit', `${flipHexDigit(data, data.length - 1)}:${iv}`, AAD],
+      ['a flipped IV bit', `${data}:${flipHexDigit(iv, 0)}`, AAD],
+      ["another item's AAD", sealed, 'vault:v1:note-key:other'],
+      ['a 16-byte key', await seal(key, itemKey.slice(0, 16), AAD), AAD],
+      ['a 48-byte value', await seal(key, new Uint8Array(48), AAD), AAD],
+      ['no key at all', 'zz:00', AAD],
+    ];
+    for (const [what, value, aad] of cases) {
+      const viaUnwrap = await openAesKey(key, value, aad).catch((e: { code?: string }) => e.code);
+      const viaImport = await openAesKey(older, value, aad).catch((e: { code?: string }) => e.code);
+      expect([what, viaUnwrap]).toEqual([what, viaImport]);
+      expect([what, viaUnwrap]).toEqual([what, expect.stringMatching(/^(DECRYPT_FAILED|BAD_FORMAT)$/)]);
+    }
+    // A key sealed under another vault key does not open.
+    const foreign = await seal(await importVaultKey(OTHER_KEY_RAW), itemKey, AAD);
+    await expect(openAesKey(key, foreign, AAD)).rejects.toMatchObject({ code: 'DECRYPT_FAILED' });
   });
 });

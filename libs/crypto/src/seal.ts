@@ -6,7 +6,15 @@
  */
 import { VaultCryptoError, badFormat } from './errors';
 import { bytesToHex, hexToBytes, utf8ToBytes } from './encoding';
-import { aesGcmDecrypt, aesGcmEncrypt, importAesGcmKey, randomBytes, resolveAesKey } from './primitives';
+import {
+  aesGcmDecrypt,
+  aesGcmEncrypt,
+  aesGcmUnwrapKey,
+  importAesGcmKey,
+  isAesGcmKey,
+  randomBytes,
+  resolveAesKey,
+} from './primitives';
 import type { AesKeyInput } from './primitives';
 import type { Sealed } from './types';
 import { IV_BYTES, KEY_BYTES, TAG_BYTES, requireBytes, requireString, wipe } from './validate';
@@ -68,8 +76,18 @@ export async function openAesKey(
   wrappingKey: AesKeyInput,
   sealed: Sealed | string,
   aad: string,
-  usages: readonly ('encrypt' | 'decrypt')[] = ['encrypt', 'decrypt'],
+  usages: readonly ('encrypt' | 'decrypt' | 'unwrapKey')[] = ['encrypt', 'decrypt'],
 ): Promise<CryptoKey> {
+  // A wrapping key that may unwrap (the vault key since importVaultKey allows it) opens and imports
+  // in one call, the key's bytes never in JavaScript. A sealed value of another length takes the
+  // path below, so that its errors stay the same (DECRYPT_FAILED first, then BAD_FORMAT).
+  if (isAesGcmKey(wrappingKey) && wrappingKey.usages.includes('unwrapKey')) {
+    const a = requireAad(aad);
+    const { data, iv } = parseSealed(sealed, `sealed value for '${a}'`);
+    if (data.length === KEY_BYTES + TAG_BYTES) {
+      return aesGcmUnwrapKey(wrappingKey, iv, utf8ToBytes(a, 'aad'), data, usages, `open '${a}'`);
+    }
+  }
   const raw = await openRawKey(wrappingKey, sealed, aad);
   try {
     return await importAesGcmKey(raw, usages);
@@ -95,7 +113,14 @@ export async function openRawKey(
   return raw;
 }
 
-/** Imports 32 raw vault-key bytes as a non-extractable AES-256-GCM CryptoKey (encrypt/decrypt). */
+/**
+ * What a vault key may do: encrypt/decrypt, and unwrapKey so that openAesKey opens the items' keys
+ * inside WebCrypto (a vault key kept from before lacks it and takes the decrypt-then-import path:
+ * the same keys come out).
+ */
+export const VAULT_KEY_USAGES = ['encrypt', 'decrypt', 'unwrapKey'] as const;
+
+/** Imports 32 raw vault-key bytes as a non-extractable AES-256-GCM CryptoKey (VAULT_KEY_USAGES). */
 export async function importVaultKey(raw: Uint8Array): Promise<CryptoKey> {
-  return importAesGcmKey(raw, ['encrypt', 'decrypt'], 'vault key');
+  return importAesGcmKey(raw, VAULT_KEY_USAGES, 'vault key');
 }

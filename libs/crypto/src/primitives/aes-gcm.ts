@@ -8,7 +8,7 @@ import { IV_BYTES, KEY_BYTES, TAG_BYTES, ownBytes, requireBytes } from '../valid
 import { errorName, subtle } from './subtle';
 
 export type AesKeyInput = CryptoKey | Uint8Array;
-type AesUsage = 'encrypt' | 'decrypt';
+type AesUsage = 'encrypt' | 'decrypt' | 'unwrapKey';
 
 export function isAesGcmKey(value: unknown): value is CryptoKey {
   if (typeof value !== 'object' || value === null) return false;
@@ -41,6 +41,36 @@ export async function resolveAesKey(key: unknown, usage: AesUsage, what = 'key')
 /** WebCrypto's AES-GCM parameters: the IV, the AAD and the 128-bit tag. */
 function gcmParams(iv: Uint8Array, aad: Uint8Array): AesGcmParams {
   return { name: 'AES-GCM', iv: ownBytes(iv), additionalData: ownBytes(aad), tagLength: TAG_BYTES * 8 };
+}
+
+/**
+ * Opens ciphertext || tag holding a 32-byte AES-256-GCM key and imports it (non-extractable) in
+ * one WebCrypto call: the key's bytes never reach JavaScript, and a note's or file's key costs one
+ * call instead of a decrypt and an import. `key` must allow `unwrapKey`. Failures as aesGcmDecrypt's.
+ */
+export async function aesGcmUnwrapKey(
+  key: CryptoKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  ciphertextAndTag: Uint8Array,
+  usages: readonly AesUsage[],
+  context: string,
+): Promise<CryptoKey> {
+  requireBytes(iv, 'iv', IV_BYTES);
+  requireBytes(ciphertextAndTag, 'wrapped key', KEY_BYTES + TAG_BYTES);
+  try {
+    return await subtle().unwrapKey(
+      'raw',
+      ownBytes(ciphertextAndTag),
+      key,
+      gcmParams(iv, aad),
+      { name: 'AES-GCM', length: KEY_BYTES * 8 },
+      false,
+      [...usages],
+    );
+  } catch (e) {
+    throw decryptFailure(e, context);
+  }
 }
 
 /** Returns ciphertext || 16-byte tag. */
@@ -78,13 +108,18 @@ export async function aesGcmDecrypt(
     const pt = await subtle().decrypt(gcmParams(iv, aad), key, ownBytes(ciphertextAndTag));
     return new Uint8Array(pt);
   } catch (e) {
-    if (errorName(e) === 'OperationError') {
-      throw new VaultCryptoError(
-        'DECRYPT_FAILED',
-        `${context}: decryption failed (wrong key, wrong item/field, or the bytes were altered)`,
-        { cause: e },
-      );
-    }
-    throw badInput(`${context}: AES-GCM decryption refused by WebCrypto (${errorName(e)})`, e);
+    throw decryptFailure(e, context);
   }
+}
+
+/** A refused AES-GCM open: DECRYPT_FAILED for a bad tag (wrong key, AAD or bytes), else BAD_INPUT. */
+function decryptFailure(e: unknown, context: string): VaultCryptoError {
+  if (errorName(e) === 'OperationError') {
+    return new VaultCryptoError(
+      'DECRYPT_FAILED',
+      `${context}: decryption failed (wrong key, wrong item/field, or the bytes were altered)`,
+      { cause: e },
+    );
+  }
+  return badInput(`${context}: AES-GCM decryption refused by WebCrypto (${errorName(e)})`, e);
 }

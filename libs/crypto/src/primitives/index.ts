@@ -5,7 +5,14 @@
  * protocol modules of libs/crypto/src import it; the package index re-exports nothing from here except
  * `randomBytes` and the validated `hkdf` of kdf.ts.
  */
-export { aesGcmDecrypt, aesGcmEncrypt, importAesGcmKey, isAesGcmKey, resolveAesKey } from './aes-gcm';
+export {
+  aesGcmDecrypt,
+  aesGcmEncrypt,
+  aesGcmUnwrapKey,
+  importAesGcmKey,
+  isAesGcmKey,
+  resolveAesKey,
+} from './aes-gcm';
 export type { AesKeyInput } from './aes-gcm';
 export { argon2id } from './argon2id';
 export { hkdfAesKey, hkdfBytes } from './hkdf';
