@@ -117,12 +117,14 @@ describe('file download (FileAccessProvider.requestDownload)', () => {
     await askToDownload(user, report);
     await waitFor(() => expect(progressText(report)).toBe('completed 100'));
     expect(blobs.saved).toHaveLength(1);
+    await waitFor(() => expect(log.get(report.view.dto.id)?.at(-1)?.stage).toBe('completed'));
     const history = (log.get(report.view.dto.id) ?? []).map((p) => `${p.stage} ${p.percent}`);
-    // The first report of each stage, and the end; the percents between were never drawn.
-    expect(history).toHaveLength(3);
-    expect(history[0]).toBe('downloading 0');
-    expect(history[1]).toMatch(/^decrypting \d+$/);
-    expect(history[2]).toBe('completed 100');
+    // At most the first report of each stage, and the end: the percents between were never drawn
+    // (unthrottled, the same download draws more than three Downloading percents: the test above).
+    expect(history[0]).toMatch(/^downloading \d+$/);
+    expect(history.at(-1)).toBe('completed 100');
+    const stages = history.map((h) => h.split(' ')[0]);
+    expect(new Set(stages).size).toBe(stages.length);
   });
 
   it('reports Downloading (percent of encryptedSize) → Decrypting → Completed, and clears it 3 s after completion', async () => {
