@@ -394,8 +394,10 @@ function procMemory(pid) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command's closing parenthesis; starttime is field 22 (the 20th of those).
     const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    const rss = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
-    return { rss, startTime };
+    const kB = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    // RSS is anonymous memory (what the process allocated: heaps, arenas) plus file-backed pages
+    // (the node binary and libraries as their code is first touched; the kernel may drop them).
+    return { rss: kB('VmRSS'), rssAnon: kB('RssAnon'), rssFile: kB('RssFile'), startTime };
   } catch {
     return undefined;
   }
@@ -406,9 +408,14 @@ async function scrapeMetrics(url) {
   try {
     const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
     const text = await res.text();
-    const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})?\\s+(\\S+)`, 'm').exec(text)?.[1]);
+    const value = (name, labels = '(?:\\{[^}]*\\})?') =>
+      Number(new RegExp(`^${name}${labels}\\s+(\\S+)`, 'm').exec(text)?.[1]);
     return {
       heapUsed: value('nodejs_heap_size_used_bytes'),
+      // What V8 has committed (used or not), and of it the young generation, which V8 grows under
+      // allocation pressure (up to its semi-space limit) and keeps.
+      heapTotal: value('nodejs_heap_size_total_bytes'),
+      newSpace: value('nodejs_heap_space_size_total_bytes', '\\{[^}]*space="new"[^}]*\\}'),
       // Buffers and other memory held outside the V8 heap: where RSS grows when the heap does not.
       external: value('nodejs_external_memory_bytes'),
       startedAt: value('process_start_time_seconds'),
@@ -444,7 +451,11 @@ function memorySampler(opts, t0) {
           s.samples.push({
             t: round(t, 1),
             rss: proc.rss,
+            rssAnon: proc.rssAnon,
+            rssFile: proc.rssFile,
             heapUsed: metrics?.heapUsed ?? null,
+            heapTotal: metrics?.heapTotal ?? null,
+            newSpace: metrics?.newSpace ?? null,
             external: metrics?.external ?? null,
           });
       }),
@@ -587,6 +598,19 @@ async function main() {
       const rss = growthOf(s.samples, 'rss', opts);
       const heap = growthOf(s.samples, 'heapUsed', opts);
       const external = growthOf(s.samples, 'external', opts);
+      // Where RSS went, each as the floors of every minute (reported, not judged).
+      const parts = Object.fromEntries(
+        ['rssAnon', 'rssFile', 'heapTotal', 'newSpace'].map((key) => {
+          const g = growthOf(s.samples, key, opts);
+          return [
+            key,
+            {
+              floorsMiB: g.floors.map((v) => round(v / MiB)),
+              floorTrendPercent: round(g.floorTrend * 100, 2),
+            },
+          ];
+        }),
+      );
       const pass = !s.restarted && Number.isFinite(rss.floorTrend) && rss.floorTrend * 100 < opts.maxGrowth;
       return [
         name,
@@ -605,6 +629,7 @@ async function main() {
           rssFloorTrendPercent: round(rss.floorTrend * 100, 2),
           heapFloorTrendPercent: round(heap.floorTrend * 100, 2),
           heapFloorsMiB: heap.floors.map((v) => round(v / MiB)),
+          parts,
           windowSamples: rss.samples,
           pass,
           samples: s.samples,
@@ -633,6 +658,25 @@ async function main() {
       m.heapFloorsMiB.map((v) => Math.round(v)).join(' '),
       m.heapFloorTrendPercent ?? '',
       m.restarted ? 'RESTARTED' : m.pass ? 'yes' : 'NO',
+    ]),
+  );
+  console.log('');
+  const floors = (part) =>
+    `${part.floorsMiB.map((v) => Math.round(v)).join(' ')} (${part.floorTrendPercent ?? ''} %)`;
+  printTable(
+    [
+      'service',
+      'anonymous RSS kept, MiB (trend)',
+      'file-backed RSS kept',
+      'V8 heap committed',
+      'of it young generation',
+    ],
+    Object.entries(memory).map(([name, m]) => [
+      name,
+      floors(m.parts.rssAnon),
+      floors(m.parts.rssFile),
+      floors(m.parts.heapTotal),
+      floors(m.parts.newSpace),
     ]),
   );
   const pass = errors === 0 && Object.values(memory).every((m) => m.pass);
