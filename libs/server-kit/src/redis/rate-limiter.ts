@@ -77,7 +77,7 @@ export class RedisRateLimiter {
 
   /** Counts `cost` hits on `key` and answers whether they are within the rule's limit. */
   async hit(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitAnswer> {
-    const [count, resetMs] = await this.redis.vaultRateHit(key, Math.max(1, Math.ceil(rule.windowMs)), cost);
+    const [count, resetMs] = await this.redis.vaultRateHit(key, windowOf(rule), cost);
     return answer(count, rule.limit, resetMs, count <= rule.limit);
   }
 
@@ -91,12 +91,7 @@ export class RedisRateLimiter {
     rule: RateLimitRule,
     cost = 1,
   ): Promise<RateLimitAnswer | null> {
-    const [count, resetMs] = await this.redis.vaultRateHitIfExists(
-      required,
-      key,
-      Math.max(1, Math.ceil(rule.windowMs)),
-      cost,
-    );
+    const [count, resetMs] = await this.redis.vaultRateHitIfExists(required, key, windowOf(rule), cost);
     return count < 0 ? null : answer(count, rule.limit, resetMs, count <= rule.limit);
   }
 
@@ -110,6 +105,11 @@ export class RedisRateLimiter {
   async reset(...keys: string[]): Promise<void> {
     if (keys.length > 0) await this.redis.del(...keys);
   }
+}
+
+/** The rule's window as the scripts take it: whole milliseconds, at least 1 (PEXPIRE refuses 0). */
+function windowOf(rule: RateLimitRule): number {
+  return Math.max(1, Math.ceil(rule.windowMs));
 }
 
 /** Seconds to tell a refused caller: `remainingMs` rounded up, never below 1. */
