@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { FileEntity } from '../entities/file.entity';
 import { toScanJob } from '../mappers/file.mapper';
 import { FILES_REDIS } from '../repositories/connections';
@@ -69,26 +69,32 @@ export class ScanRequeueService implements OnApplicationBootstrap, OnApplication
       .finally(() => (this.running = undefined));
   }
 
+  /**
+   * One batch of stored files still pending, uploaded at or before `before`, after `after` in
+   * (uploaded_at, id) order: read through files_scan_pending_idx.
+   */
+  pendingQuery(before: Date, after?: { uploadedAt: Date; id: string }): SelectQueryBuilder<FileEntity> {
+    const query = this.files
+      .createQueryBuilder('f')
+      .select([...SCAN_JOB_COLUMNS, 'f.uploadedAt'])
+      .where('f.status = :active AND f.virus_scan_result = :pending', {
+        active: 'active',
+        pending: 'pending',
+      })
+      .andWhere('f.uploaded_at <= :before', { before })
+      .orderBy('f.uploaded_at')
+      .addOrderBy('f.id')
+      .limit(SCAN_REQUEUE.batch);
+    if (after) query.andWhere('(f.uploaded_at, f.id) > (:at, :id)', { at: after.uploadedAt, id: after.id });
+    return query;
+  }
+
   /** Queues the scan of every stored file whose verdict has been pending for `minAgeMs`, oldest first. */
   async requeuePending(minAgeMs: number, reason: string): Promise<number> {
     let queued = 0;
     let after: { uploadedAt: Date; id: string } | undefined;
     for (;;) {
-      const query = this.files
-        .createQueryBuilder('f')
-        .select([...SCAN_JOB_COLUMNS, 'f.uploadedAt'])
-        .where('f.status = :active AND f.virus_scan_result = :pending', {
-          active: 'active',
-          pending: 'pending',
-        })
-        .andWhere('f.uploaded_at <= :before', { before: new Date(Date.now() - minAgeMs) })
-        .orderBy('f.uploaded_at')
-        .addOrderBy('f.id')
-        .limit(SCAN_REQUEUE.batch);
-      if (after) {
-        query.andWhere('(f.uploaded_at, f.id) > (:at, :id)', { at: after.uploadedAt, id: after.id });
-      }
-      const batch = await query.getMany();
+      const batch = await this.pendingQuery(new Date(Date.now() - minAgeMs), after).getMany();
       for (const file of batch) await this.queues.queueScan(toScanJob(file));
       queued += batch.length;
       const last = batch[batch.length - 1];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SCAN_QUEUE } from '@vault/contracts';
 import { ScanRequeueService } from '../../src/services/scan-requeue.service';
 import { startFilesTestApp, testAppPerFile, uploadBody } from './support/files-test-app';
@@ -54,4 +55,39 @@ describe(`${ScanRequeueService.name}: scans lost with the queue are queued again
     expect(await scans().getJob(scanned.id)).toBeUndefined();
     expect(await scans().getJob(unfinished.fileId)).toBeUndefined();
   });
+
+  it('reads the pending verdicts through files_scan_pending_idx, never by scanning the table', async () => {
+    // A few thousand files with a verdict and a few still pending: what the sweep meets in a real install.
+    await t.pg.query(
+      `INSERT INTO files.files (id, owner_id, status, storage_type, object_key, encrypted_name, encrypted_mime_type,
+                               encrypted_tags, wrapped_key, iv, chunk_size, size, encrypted_size, virus_scanned,
+                               virus_scan_result, body_hash, uploaded_at)
+       SELECT gen_random_uuid(), gen_random_uuid(), 'active', 'local', 'k' || n, 'n', 'm', 't', 'w', 'iv', 65536,
+              10, 26, n % 500 <> 0, CASE WHEN n % 500 = 0 THEN 'pending' ELSE 'clean' END, 'h',
+              now() - n * interval '1 second'
+       FROM generate_series(1, 5000) n`,
+    );
+    await t.pg.query('ANALYZE files.files');
+    const [sql, params] = requeue()
+      .pendingQuery(new Date(), { uploadedAt: new Date(Date.now() - 3_600_000), id: randomUUID() })
+      .getQueryAndParameters();
+    const res = await t.pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) ${sql}`,
+      params,
+    );
+    const planNodes = nodes(res.rows[0]!['QUERY PLAN'][0].Plan);
+    expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
+      'files_scan_pending_idx',
+    ]);
+    expect(planNodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(planNodes.map((n) => n['Node Type'])).not.toContain('Sort');
+  });
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
