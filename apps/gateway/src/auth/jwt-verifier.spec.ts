@@ -240,6 +240,21 @@ describe('JwtVerifier remembers the tokens it verified', () => {
     expect((await refusal(await JwtVerifier.fromPem(publicPem), token)).code).toBe(ErrorCode.UNAUTHENTICATED);
   });
 
+  it('forgets the expired tokens as new ones come, without waiting for the bound', async () => {
+    const cached = await JwtVerifier.fromPem(publicPem);
+    const exp = now() + 60;
+    const early = await Promise.all([1, 2, 3].map((i) => sign(claims({ exp, iat: now() - i }))));
+    for (const token of early) await cached.verify(token);
+    expect(cached.remembered).toBe(3);
+    jest.useFakeTimers({
+      now: (exp + CLOCK_TOLERANCE_SECONDS) * 1000,
+      doNotFake: ['nextTick', 'setImmediate'],
+    });
+    // Signed for the moment the clock now says: a fresh token of a later session.
+    await cached.verify(await sign(claims({ iat: now(), exp: now() + 900 })));
+    expect(cached.remembered).toBe(1);
+  });
+
   it('keeps at most cacheSize tokens, dropping the oldest first', async () => {
     const small = await JwtVerifier.fromPems([publicPem], { cacheSize: 3 });
     const tokens = await Promise.all(Array.from({ length: 5 }, (_, i) => sign(claims({ iat: now() - i }))));
