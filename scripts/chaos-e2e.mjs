@@ -12,7 +12,7 @@
 // infra.mjs): the machine's shared ones, which other tiers and runs use, are never touched.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -176,6 +176,18 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
           const killed = [];
           const { accounts, admin, load } = await setupTraffic(baseUrl, env);
           try {
+            // The runner gives the scan worker the allocator setting compose and Kubernetes give it.
+            await caseOf(
+              'kill',
+              'the scan worker runs with two malloc arenas (MALLOC_ARENA_MAX=2)',
+              async () => {
+                const environ = readFileSync(`/proc/${stack.pids().scan}/environ`, 'utf8').split('\0');
+                assert.ok(
+                  environ.includes('MALLOC_ARENA_MAX=2'),
+                  'MALLOC_ARENA_MAX=2 not in its environment',
+                );
+              },
+            );
             // a. kill -9 each service in turn.
             figures.killRecovery = {};
             for (const { name } of SERVICES) {

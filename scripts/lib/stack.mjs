@@ -9,15 +9,16 @@ import { ensurePostgres, ensureRedis } from './services.mjs';
 import { ROOT, buildAll, colorFor, ensureDependencies, log, paint, run, sleep } from './util.mjs';
 
 /**
- * Every service, in start order. `migrate` is the service's one-off migration command; `env` (none
- * here) would add to the stack's environment for that service alone.
+ * Every service, in start order. `migrate` is the service's one-off migration command; `env` adds
+ * to the stack's environment for that service alone (as compose and Kubernetes set it).
  */
 export const SERVICES = [
   { name: 'auth', main: 'apps/auth/dist/main.js', migrate: 'apps/auth/dist/migrate.js' },
   { name: 'notes', main: 'apps/notes/dist/main.js', migrate: 'apps/notes/dist/migrate.js' },
   { name: 'files', main: 'apps/files/dist/main.js', migrate: 'apps/files/dist/migrate.js' },
   { name: 'admin', main: 'apps/admin/dist/main.js', migrate: 'apps/admin/dist/migrate.js' },
-  { name: 'scan', main: 'apps/scan-worker/dist/main.js' },
+  // Two malloc arenas: the worker's native memory stays flat under long load (docs/operations.md "Memory").
+  { name: 'scan', main: 'apps/scan-worker/dist/main.js', env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
 ];
 
