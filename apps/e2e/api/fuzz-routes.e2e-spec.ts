@@ -20,7 +20,7 @@
  * FUZZ_ROUTE='POST /api/notes' fuzzes one operation only (to replay a failure with its FUZZ_PATH).
  */
 import { randomUUID } from 'node:crypto';
-import { ADMIN_COOKIE, REFRESH_COOKIE } from '@vault/contracts';
+import { ADMIN_COOKIE, ErrorCode, REFRESH_COOKIE } from '@vault/contracts';
 import { fuzz, fuzzSettings, hostileString, mutationOf, type FuzzSettings } from '@vault/contracts/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -513,6 +513,8 @@ async function send(op: Operation, g: Generated, creds: Credentials, forged: str
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
+const API_CODES = new Set<string>(Object.values(ErrorCode));
+
 /** Why an answer breaks the rules, or null. */
 function problemOf(method: string, answer: Answer): string | null {
   if (answer.status >= 500) return `answered ${answer.status}`;
@@ -528,6 +530,8 @@ function problemOf(method: string, answer: Answer): string | null {
   }
   if (typeof body.code !== 'string' || !/^[A-Z][A-Z0-9_]+$/.test(body.code))
     return `a ${answer.status} without an error code`;
+  // One of the API's codes (libs/contracts errors.ts), never a framework's own (Fastify's FST_ERR_*).
+  if (!API_CODES.has(body.code)) return `a ${answer.status} with a code that is not the API's: ${body.code}`;
   if (typeof body.error !== 'string' || body.error.length === 0)
     return `a ${answer.status} without a message`;
   return null;
@@ -615,6 +619,33 @@ describe('every contract schema against every route (fuzz)', () => {
         status: 431,
         body: { code: 'HEADERS_TOO_LARGE', error: 'Request headers too large' },
       });
+    });
+
+    it("a path segment past 100 characters is the API's 404 (Fastify's router answered 414 FST_ERR_MAX_PARAM_LENGTH)", async () => {
+      const long = 'a'.repeat(120);
+      const res = await fetch(new URL(`/api/notes/${long}`, e2eEnv().baseUrl), {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${creds.main.client.access ?? ''}` },
+      });
+      const text = await res.text();
+      expect({ status: res.status, body: JSON.parse(text) as unknown }).toEqual({
+        status: 404,
+        body: { error: 'Not found', code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') },
+      });
+      expect(text).not.toContain(long);
+    });
+
+    it("a path that is not valid percent-encoding is the API's 400 (Fastify's router answered FST_ERR_BAD_URL)", async () => {
+      const res = await fetch(new URL('/api/notes/%E0%A4%A', e2eEnv().baseUrl));
+      expect({ status: res.status, body: (await res.json()) as unknown }).toEqual({
+        status: 400,
+        body: {
+          error: 'Malformed URL',
+          code: 'VALIDATION_FAILED',
+          requestId: res.headers.get('x-request-id'),
+        },
+      });
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     });
 
     it('GET /api/auth/security-events with a cursor in the year 0 is a 400 (PostgreSQL refused it: a 500)', async () => {

@@ -16,6 +16,7 @@ import { registerSpa, resolveWebRoot } from './static/spa';
 import { registerJsonBodyParser } from './validation/json-body.parser';
 import { registerStreamedBodies } from './validation/streamed-body.parser';
 import { clientErrorHandler } from './errors/client-error.handler';
+import { frameworkErrorHandler } from './errors/framework-error.handler';
 
 /**
  * TRUST_PROXY=true trusts exactly the peer that connects (the proxy), so the client IP is
@@ -52,6 +53,7 @@ export async function createGatewayApp({
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     forceCloseConnections: 'idle',
   });
   let app: NestFastifyApplication;
