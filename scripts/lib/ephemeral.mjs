@@ -60,7 +60,7 @@ async function startStorageServers(env) {
  * service that exited unexpectedly, if any: the runner restarts it, but the run has seen a crash),
  * stopService(name) / startService(name) and `stack` (startServices' handle: pids, restarts,
  * onCrash). `stackOptions` go to startServices (`restart`, `policy`, `services`, `say`).
- * Everything is stopped and removed even when `fn` throws.
+ * Everything is stopped and removed even when `fn` throws, but the logs of a run that failed.
  */
 export async function withEphemeralStack(label, overrides, fn, { keepLogs = true, stackOptions = {} } = {}) {
   const id = `${label}_${randomBytes(4).toString('hex')}`;
@@ -100,10 +100,11 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
   stack.onCrash((name) => {
     crashed ??= name;
   });
+  let failed = true;
   try {
     await waitHealthy(baseUrl, 60000);
     log(`${label} stack up at ${baseUrl} (logs: ${logDir})`);
-    return await fn({
+    const result = await fn({
       baseUrl,
       env,
       logDir,
@@ -112,6 +113,8 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
       startService: stack.startService,
       stack,
     });
+    failed = false;
+    return result;
   } finally {
     await stack.stop();
     await storage.close();
@@ -122,6 +125,8 @@ export async function withEphemeralStack(label, overrides, fn, { keepLogs = true
       log(`could not clean Redis: ${e.message}`),
     );
     rmSync(env.STORAGE_LOCAL_ROOT, { recursive: true, force: true });
-    if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
+    // A failed run keeps its logs whatever was asked: they say why.
+    if (!keepLogs && !failed) rmSync(logDir, { recursive: true, force: true });
+    else if (failed) log(`${label} logs kept: ${logDir}`);
   }
 }
