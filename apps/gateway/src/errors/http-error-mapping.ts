@@ -19,6 +19,7 @@ export const FRAMEWORK_MESSAGES = {
   notJson: 'Request body must be JSON (Content-Type: application/json)',
   malformedJson: 'Malformed JSON in request body',
   badRequest: 'Invalid request',
+  badUrl: 'Malformed URL',
 } as const;
 
 function frameworkError(status: number): VaultError {
