@@ -12,6 +12,7 @@ import type {
 import type { FileEntity } from '../entities/file.entity';
 import { FilesRepository } from '../repositories/files.repository';
 import { StorageRepository } from '../repositories/storage.repository';
+import { PartOrder } from './part-order';
 
 export interface BlobDownload {
   body: Readable;
@@ -34,8 +35,8 @@ const outOfOrder = (stored: number) =>
  */
 @Injectable()
 export class BlobService {
-  /** Tail of the queue of Cloudinary chunks per file: the parts of one upload go one after another. */
-  private readonly chunkQueues = new Map<string, Promise<unknown>>();
+  /** The parts of one Cloudinary upload go one after another, in byte order. */
+  private readonly partOrder = new PartOrder();
 
   constructor(
     private readonly files: FilesRepository,
@@ -136,11 +137,12 @@ export class BlobService {
   /**
    * A part passed on as one chunk of the store's chunked upload (Cloudinary), which needs the
    * first chunk first and the last one after all others have been answered: the parts of one
-   * upload wait for each other here, and each must start where the upload stands (the row's
-   * `uploaded_bytes`, moved on once Cloudinary has answered a chunk). A first part begins a new
-   * chunked upload (a new X-Unique-Upload-Id), so an upload can start over; a part that failed
-   * can be sent again. One process serialises; with several replicas, a part that reaches
-   * another one early is refused as out of order (409 with `stored`) and the client resends it.
+   * upload that reach this process at once wait for each other in byte order (PartOrder), and
+   * each must start where the upload stands (the row's `uploaded_bytes`, moved on once Cloudinary
+   * has answered a chunk). A first part begins a new chunked upload (a new X-Unique-Upload-Id), so
+   * an upload can start over; a part that failed can be sent again. With several replicas, a part
+   * that reaches another one early is refused as out of order (409 with `stored`) and the client
+   * resends it.
    */
   private sendChunk(
     row: FileEntity,
@@ -148,8 +150,11 @@ export class BlobService {
     body: Readable,
     part: UploadPart,
   ): Promise<UploadPartResult> {
-    const previous = this.chunkQueues.get(row.id) ?? Promise.resolve();
-    const run = previous.then(async (): Promise<UploadPartResult> => {
+    const storedBytes = async () => {
+      const current = await this.files.findByObjectKey(row.objectKey);
+      return current?.uploadId ? current.uploadedBytes : 0;
+    };
+    return this.partOrder.run(row.id, part.first, part.last + 1, storedBytes, async () => {
       // Read again: the parts before this one may have moved the upload on while it waited.
       const current = await this.files.findByObjectKey(row.objectKey);
       if (!current || current.status !== 'pending') throw new VaultError(ErrorCode.LINK_INVALID);
@@ -166,11 +171,6 @@ export class BlobService {
       const { complete } = await driver.sendChunk!(current.objectKey, body, chunk);
       await this.files.setUploadedBytes(current.id, uploadId, part.last + 1);
       return { stored: part.last + 1, complete };
-    });
-    const tail = run.catch(() => undefined);
-    this.chunkQueues.set(row.id, tail);
-    return run.finally(() => {
-      if (this.chunkQueues.get(row.id) === tail) this.chunkQueues.delete(row.id);
     });
   }
 
