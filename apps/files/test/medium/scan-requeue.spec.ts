@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SCAN_QUEUE } from '@vault/contracts';
+import { queryPlan } from '@vault/server-kit/testing';
 import { ScanRequeueService } from '../../src/services/scan-requeue.service';
 import { startFilesTestApp, testAppPerFile, uploadBody } from './support/files-test-app';
 
@@ -71,11 +72,7 @@ describe(`${ScanRequeueService.name}: scans lost with the queue are queued again
     const [sql, params] = requeue()
       .pendingQuery(new Date(), { uploadedAt: new Date(Date.now() - 3_600_000), id: randomUUID() })
       .getQueryAndParameters();
-    const res = await t.pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) ${sql}`,
-      params,
-    );
-    const planNodes = nodes(res.rows[0]!['QUERY PLAN'][0].Plan);
+    const planNodes = await queryPlan(t.pg, sql, params);
     expect(planNodes.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual([
       'files_scan_pending_idx',
     ]);
@@ -83,11 +80,3 @@ describe(`${ScanRequeueService.name}: scans lost with the queue are queued again
     expect(planNodes.map((n) => n['Node Type'])).not.toContain('Sort');
   });
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];

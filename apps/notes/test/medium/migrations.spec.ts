@@ -1,21 +1,11 @@
 import { loadDatabaseConfig, dataSourceOptions, revertLastMigration, runMigrations } from '@vault/server-kit';
-import { testDatabasePerFile } from '@vault/server-kit/testing';
+import { queryPlan, testDatabasePerFile } from '@vault/server-kit/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CreateNotesSchema1795400000000 } from '../../src/migrations/1795400000000-create-notes-schema';
 import { NoteCounts1795800000000 } from '../../src/migrations/1795800000000-note-counts';
 import { notesDatabaseConfig } from '../../src/repositories/connections';
 import { NotesRepository } from '../../src/repositories/notes.repository';
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 describe(CreateNotesSchema1795400000000.name, () => {
   const db = testDatabasePerFile('notesmigrations');
@@ -126,13 +116,7 @@ describe(CreateNotesSchema1795400000000.name, () => {
       await ds?.destroy();
     });
 
-    async function plan(sql: string, params: unknown[]): Promise<PlanNode[]> {
-      const res = await db.pg.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${sql}`,
-        params,
-      );
-      return nodes(res.rows[0]!['QUERY PLAN'][0].Plan);
-    }
+    const plan = (sql: string, params: unknown[]) => queryPlan(db.pg, sql, params);
 
     it('holds a few thousand rows', async () => {
       const res = await db.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM notes.notes');
