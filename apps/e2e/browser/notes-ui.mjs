@@ -369,8 +369,22 @@ try {
   await shot(page, 'vault-bulk-1280');
   const cards = await page.locator('.note-card').count();
   assert.equal(cards, 50);
+  const showing = page.locator('.vault-notes__count');
+  await page.getByText(`Showing 50 of ${BULK + 5}`).waitFor();
   await page.getByRole('button', { name: 'Load More Notes' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('.note-card').length === 100);
+  await page
+    .waitForFunction(() => document.querySelectorAll('.note-card').length === 100, undefined, {
+      timeout: 30_000,
+    })
+    .catch(async (error) => {
+      // What the page showed when the next 50 did not come, for the log.
+      const seen = {
+        cards: await page.locator('.note-card').count(),
+        showing: await showing.textContent().catch(() => null),
+        button: await page.getByRole('button', { name: /Load More Notes|Loading more notes/ }).count(),
+      };
+      throw new Error(`Load More Notes did not show 100 cards: ${JSON.stringify(seen)}`, { cause: error });
+    });
   console.log('  Load More Notes: 50 → 100 cards');
 
   step('long tasks while typing a search over the whole vault');
