@@ -1,5 +1,6 @@
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * Security headers on every answer (API, web app, docs). The CSP allows this origin and nothing
@@ -70,9 +71,8 @@ export function cspString(directives: Record<string, string[]>): string {
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
-export function helmetOptions(csp: CspOptions = {}): FastifyHelmetOptions {
+export function helmetOptions(csp: CspOptions = {}): HelmetOptions {
   return {
-    global: true,
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(csp) },
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: 'same-origin' },
@@ -82,6 +82,33 @@ export function helmetOptions(csp: CspOptions = {}): FastifyHelmetOptions {
     xFrameOptions: { action: 'deny' },
     xContentTypeOptions: true,
   };
+}
+
+/**
+ * The headers helmet sets for these options, taken once at start: with no nonces, none of helmet's
+ * values depends on the request, and building helmet's middleware for every request (as
+ * @fastify/helmet did: the CSP parsed and checked each time) was about 7 % of the gateway's CPU
+ * per `/api/auth/me` (bench/README.md). Lower-case names, as Fastify keeps them.
+ */
+export function securityHeaders(csp: CspOptions = {}): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(helmetOptions(csp))(
+    {} as IncomingMessage,
+    response as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error;
+    },
+  );
+  headers['permissions-policy'] = PERMISSIONS_POLICY;
+  return Object.freeze(headers);
 }
 
 const DOCS_CSP = cspString(DOCS_CSP_DIRECTIVES);
@@ -95,14 +122,15 @@ function isDocsPath(url: string): boolean {
 }
 
 export async function registerSecurityHeaders(fastify: FastifyInstance, csp: CspOptions = {}): Promise<void> {
-  await fastify.register(helmet, helmetOptions(csp));
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
+  const headers = securityHeaders(csp);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     if (isDocsPath(request.url)) reply.header('content-security-policy', DOCS_CSP);
+    done();
   });
   // Last word on caching: API answers (errors and docs included) are never stored.
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }
