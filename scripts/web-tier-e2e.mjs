@@ -264,6 +264,19 @@ async function headerChecks(gateway, web, env) {
     sameSecurity(refused, '431 from nginx');
   });
 
+  await check(
+    "a 20 KiB URL (nginx's 414) is the same JSON 431 the gateway gives it, never nginx's page",
+    async () => {
+      const path = `/api/notes?q=${'a'.repeat(20 * 1024)}`;
+      const [res, gw] = [await raw(`${web}${path}`), await raw(`${gateway}${path}`)];
+      assert.equal(gw.status, 431, 'the gateway itself refuses a 20 KiB request line');
+      assert.equal(res.status, 431);
+      assert.deepEqual(JSON.parse(res.body.toString()), JSON.parse(gw.body.toString()));
+      assert.equal(res.headers['cache-control'], 'no-store');
+      sameSecurity(res, '431 from nginx for a long URL');
+    },
+  );
+
   await check('HEAD / answers like GET without a body', async () => {
     const res = await raw(`${web}/`, { method: 'HEAD' });
     assert.equal(res.status, 200);
