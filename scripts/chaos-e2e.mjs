@@ -121,6 +121,20 @@ async function setupTraffic(baseUrl, env) {
  * Pauses the scan queue (BullMQ keeps that in Redis): the worker runs on but takes no job, so
  * uploads wait in the queue. A Redis that comes back empty has forgotten the pause too.
  */
+/** The job schedulers' keys of the files service's maintenance queue (the abandoned-upload cleanup). */
+async function maintenanceSchedulers(env) {
+  const { FILES_MAINTENANCE_QUEUE } = await import('@vault/server-kit');
+  const queue = new Queue(FILES_MAINTENANCE_QUEUE, {
+    connection: { url: env.REDIS_URL },
+    prefix: `${env.REDIS_PREFIX}bull`,
+  });
+  try {
+    return (await queue.getJobSchedulers()).map((s) => s.key);
+  } finally {
+    await queue.close();
+  }
+}
+
 async function pauseScans(env) {
   const queue = new Queue(SCAN_QUEUE, {
     connection: { url: env.REDIS_URL },
@@ -336,6 +350,12 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
                 assert.ok(
                   verdicts.every((f) => f.virusScanResult === 'clean'),
                   `verdicts: ${verdicts.map((f) => f.virusScanResult)}`,
+                );
+                // The upload cleanup's schedule, lost with Redis, is back without a restart.
+                await until(
+                  async () => (await maintenanceSchedulers(env)).length > 0,
+                  RECOVERY_LIMIT_MS,
+                  'the abandoned-upload cleanup scheduled again',
                 );
                 assert.deepEqual(stack.pids(), pidsBefore, 'a service was restarted');
                 crashes.assertOnly(killed);

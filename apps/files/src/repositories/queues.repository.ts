@@ -85,8 +85,12 @@ export class QueuesRepository implements OnApplicationShutdown {
       .start();
   }
 
+  /** The cleanup's interval once scheduled, to schedule it again after Redis lost it. */
+  private cleanupEveryMs: number | undefined;
+
   /** Runs `cleanup` every `everyMs` across all replicas (a BullMQ job scheduler). */
   async scheduleCleanup(everyMs: number, cleanup: () => Promise<number>): Promise<void> {
+    this.cleanupEveryMs = everyMs;
     const removeAbandoned = runJob(async () => {
       const removed = await cleanup();
       if (removed > 0) this.logger.log(`Removed ${removed} abandoned upload(s)`);
@@ -99,6 +103,17 @@ export class QueuesRepository implements OnApplicationShutdown {
     );
     await this.jobs.queue(JOB_QUEUES.filesMaintenance).schedule(CLEANUP_ABANDONED_UPLOADS_JOB, everyMs, {});
     await worker.start();
+  }
+
+  /**
+   * The cleanup's schedule again, for a Redis that came back empty (it held the job scheduler).
+   * An upsert: a schedule still there is left as it is, so every replica may ask.
+   */
+  async restoreSchedules(): Promise<void> {
+    if (this.cleanupEveryMs === undefined) return;
+    await this.jobs
+      .queue(JOB_QUEUES.filesMaintenance)
+      .schedule(CLEANUP_ABANDONED_UPLOADS_JOB, this.cleanupEveryMs, {});
   }
 
   ping(): Promise<void> {

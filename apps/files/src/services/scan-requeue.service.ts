@@ -24,7 +24,8 @@ export const SCAN_REQUEUE = { everyMs: 5 * 60_000, minAgeMs: 5 * 60_000, batch: 
  * 5 minutes for verdicts pending over 5 minutes. A scan job's id is its file's, so a scan still
  * queued or running is left as it is; a verdict already on its way only costs a second scan, whose
  * verdict is the same. A fingerprint check a lost job carried (the opt-in malware fingerprint) is
- * not repeated: the fingerprint was never stored.
+ * not repeated: the fingerprint was never stored. When the connection comes back, the
+ * abandoned-upload cleanup is scheduled again too (its job scheduler was in Redis).
  */
 @Injectable()
 export class ScanRequeueService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -32,7 +33,17 @@ export class ScanRequeueService implements OnApplicationBootstrap, OnApplication
   private readonly files: Repository<FileEntity>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly onReconnect = () => this.sweep(0, 'Redis is back');
+  private readonly onReconnect = () => {
+    this.sweep(0, 'Redis is back');
+    // The abandoned-upload cleanup's schedule lived in Redis too.
+    this.queues
+      .restoreSchedules()
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `Could not schedule the upload cleanup again: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
+  };
 
   constructor(
     dataSource: DataSource,

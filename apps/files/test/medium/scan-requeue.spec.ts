@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SCAN_QUEUE } from '@vault/contracts';
+import { CLEANUP_ABANDONED_UPLOADS_JOB, FILES_MAINTENANCE_QUEUE } from '@vault/server-kit';
 import { queryPlan } from '@vault/server-kit/testing';
+import type Redis from 'ioredis';
+import { FILES_REDIS } from '../../src/repositories/connections';
 import { ScanRequeueService } from '../../src/services/scan-requeue.service';
 import { startFilesTestApp, testAppPerFile, uploadBody } from './support/files-test-app';
 
@@ -26,6 +29,22 @@ describe(`${ScanRequeueService.name}: scans lost with the queue are queued again
     expect(
       (await scans().getJobs(['waiting', 'delayed', 'active'])).filter((j) => j.id === file.id),
     ).toHaveLength(1);
+  });
+
+  it('schedules the abandoned-upload cleanup again when Redis comes back without it', async () => {
+    const maintenance = t.queue(FILES_MAINTENANCE_QUEUE);
+    const schedulers = async () => (await maintenance.getJobSchedulers()).map((s) => s.key);
+    expect(await schedulers()).toContain(CLEANUP_ABANDONED_UPLOADS_JOB);
+    // What a Redis that comes back empty leaves: no scheduler, so no cleanup would ever run.
+    await maintenance.removeJobScheduler(CLEANUP_ABANDONED_UPLOADS_JOB);
+    expect(await schedulers()).not.toContain(CLEANUP_ABANDONED_UPLOADS_JOB);
+
+    t.service.app.get<Redis>(FILES_REDIS).emit('ready');
+    const deadline = Date.now() + 5_000;
+    while (!(await schedulers()).includes(CLEANUP_ABANDONED_UPLOADS_JOB) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await schedulers()).toEqual([CLEANUP_ABANDONED_UPLOADS_JOB]);
   });
 
   it('leaves files with a verdict, pending uploads and verdicts younger than the age asked for', async () => {
