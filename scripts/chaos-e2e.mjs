@@ -16,7 +16,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
-import { SCAN_QUEUE } from '@vault/contracts';
+import { ACCOUNT_PURGE_QUEUES, SCAN_QUEUE } from '@vault/contracts';
 import { newItemId, encryptNote } from '@vault/crypto';
 import {
   adminSignIn,
@@ -136,14 +136,20 @@ async function maintenanceSchedulers(env) {
 }
 
 async function pauseScans(env) {
-  const queue = new Queue(SCAN_QUEUE, {
-    connection: { url: env.REDIS_URL },
-    prefix: `${env.REDIS_PREFIX}bull`,
-  });
-  try {
-    await queue.pause();
-  } finally {
-    await queue.close();
+  await pauseQueues(env, [SCAN_QUEUE]);
+}
+
+async function pauseQueues(env, names) {
+  for (const name of names) {
+    const queue = new Queue(name, {
+      connection: { url: env.REDIS_URL },
+      prefix: `${env.REDIS_PREFIX}bull`,
+    });
+    try {
+      await queue.pause();
+    } finally {
+      await queue.close();
+    }
   }
 }
 
@@ -304,6 +310,30 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
                   'the paused queue was scanned',
                 );
                 const adminCookie = admin.cookie;
+                // Account purges: the purge queues paused, an account with a file deleted; its purge waits.
+                await pauseQueues(env, Object.values(ACCOUNT_PURGE_QUEUES));
+                const leaving = await signUpAccount(baseUrl, 'chaos_leaving');
+                await uploadFile(baseUrl, leaving);
+                const deleted = await call(baseUrl, 'DELETE', '/api/auth/account', {
+                  token: leaving.token,
+                  ip: leaving.ip,
+                  body: { authKey: leaving.keys.authKey },
+                });
+                assert.equal(deleted.status, 204, `account deletion: ${deleted.status} ${deleted.text}`);
+                const leftRows = async () => {
+                  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+                  await db.connect();
+                  try {
+                    const res = await db.query(
+                      'SELECT count(*)::int AS n FROM files.files WHERE owner_id = $1',
+                      [leaving.userId],
+                    );
+                    return res.rows[0].n;
+                  } finally {
+                    await db.end();
+                  }
+                };
+                assert.equal(await leftRows(), 1, 'the paused purge ran');
 
                 const at = Date.now();
                 await infra.redis.stop();
@@ -351,6 +381,13 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
                   verdicts.every((f) => f.virusScanResult === 'clean'),
                   `verdicts: ${verdicts.map((f) => f.virusScanResult)}`,
                 );
+                // The purge lost with Redis is queued again by auth and runs.
+                await until(
+                  async () => (await leftRows()) === 0,
+                  RECOVERY_LIMIT_MS,
+                  "the deleted account's file rows purged",
+                );
+                const purgedMs = Date.now() - upAt;
                 // The upload cleanup's schedule, lost with Redis, is back without a restart.
                 await until(
                   async () => (await maintenanceSchedulers(env)).length > 0,
@@ -362,11 +399,12 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
                 figures.redis = {
                   recoveredMs: recovered,
                   lostScansBackMs: scansMs,
+                  lostPurgeDoneMs: purgedMs,
                   limitedAfter: limited,
                   ...load.tally(at, upAt + recovered),
                 };
                 console.log(
-                  `    traffic back ${seconds(recovered)} after the stop (2 s down); the 3 lost scans done ${seconds(scansMs)} after Redis was back; ${JSON.stringify(load.tally(at))}`,
+                  `    traffic back ${seconds(recovered)} after the stop (2 s down); the 3 lost scans done ${seconds(scansMs)} and the lost purge ${seconds(purgedMs)} after Redis was back; ${JSON.stringify(load.tally(at))}`,
                 );
               },
             );

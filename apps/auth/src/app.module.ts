@@ -20,6 +20,7 @@ import { AdminUsersRepository } from './repositories/admin-users.repository';
 import { AllSessionsRepository } from './repositories/all-sessions.repository';
 import { AdminSessionsRepository } from './repositories/admin-sessions.repository';
 import { PurgeQueueRepository } from './repositories/purge-queue.repository';
+import { PurgeRequeueService } from './services/purge-requeue.service';
 import { AccountSettingsRepository } from './repositories/account-settings.repository';
 import { UnusualActivityRepository } from './repositories/unusual-activity.repository';
 import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
@@ -103,6 +104,7 @@ export class AppModule {
         UnusualActivityService,
         EmergencyService,
         AccountDeletionService,
+        PurgeRequeueService,
         AccountSettingsService,
         SessionService,
         TwoFactorService,

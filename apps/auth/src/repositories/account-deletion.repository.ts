@@ -28,4 +28,19 @@ export class AccountDeletionRepository {
       return true;
     });
   }
+
+  /**
+   * The accounts deleted since `since`, from their `account_deleted` records (the deletion's own
+   * transaction wrote them, so each one committed), oldest first: what the purges were for.
+   * Read through security_events_type_created_idx.
+   */
+  async deletedSince(since: Date): Promise<{ userId: string; deletedAt: Date }[]> {
+    const rows: { user_id: string | null; created_at: Date }[] = await this.dataSource.query(
+      `SELECT details->>'userId' AS user_id, created_at FROM auth.security_events
+        WHERE event_type = 'account_deleted' AND created_at >= $1
+        ORDER BY created_at`,
+      [since],
+    );
+    return rows.flatMap((r) => (r.user_id ? [{ userId: r.user_id, deletedAt: r.created_at }] : []));
+  }
 }

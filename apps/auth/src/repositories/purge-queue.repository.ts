@@ -32,6 +32,23 @@ export class PurgeQueueRepository implements OnApplicationShutdown {
     await Promise.all(this.queues.map((queue) => queue.promote(accountPurgeJobId(userId))));
   }
 
+  /**
+   * Queues again, to run now, the purges of accounts whose deletion committed, for a Redis that
+   * lost them. A job the queues still hold under that id (waiting, running, retrying, or kept as
+   * completed) is left as it is; a purge that already ran only runs once more and finds nothing.
+   */
+  async requeue(jobs: readonly AccountPurgeJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await Promise.all(
+      this.queues.map((queue) =>
+        queue.addBulk(
+          ACCOUNT_PURGE_JOB,
+          jobs.map((payload) => ({ payload })),
+        ),
+      ),
+    );
+  }
+
   /** The deletion rolled back: the purges must not run. */
   async cancel(userId: string): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.remove(accountPurgeJobId(userId))));

@@ -6,7 +6,10 @@ import {
   type WithRefresh,
 } from '@vault/contracts';
 import { redisKeys } from '@vault/server-kit';
+import type Redis from 'ioredis';
+import { AUTH_REDIS } from '../../src/repositories/connections';
 import { AccountDeletionService, PURGE_HOLD_MS } from '../../src/services/account-deletion.service';
+import { PurgeRequeueService } from '../../src/services/purge-requeue.service';
 import { authOf, hex, signupBody, startAuthTestApp, testAppPerFile } from './support/auth-test-app';
 
 describe(AccountDeletionService.name, () => {
@@ -153,5 +156,55 @@ describe(AccountDeletionService.name, () => {
       ErrorCode.UNAUTHENTICATED,
     );
     expect(await countRows(`SELECT count(*) AS n FROM auth.users WHERE id = $1`, a.userId)).toBe(1);
+  });
+
+  describe(`${PurgeRequeueService.name}: purges lost with Redis are queued again`, () => {
+    const deleteAccount = async () => {
+      const a = await accountWithTwoSessions();
+      await t.call(
+        AUTH_PATTERNS.deleteAccount,
+        { authKey: a.body.authKey },
+        authOf(a.userId, a.sessionIds[0]!),
+      );
+      return a;
+    };
+    const jobsOf = (userId: string) => Promise.all(queues().map((q) => q.getJob(`purge-${userId}`)));
+
+    it('when Redis comes back without them, the purges of deleted accounts are queued to run now', async () => {
+      const gone = await deleteAccount();
+      const kept = await accountWithTwoSessions();
+      // What a Redis that comes back empty leaves: no purge job.
+      for (const queue of queues()) await queue.remove(`purge-${gone.userId}`);
+      expect((await jobsOf(gone.userId)).every((j) => j === undefined)).toBe(true);
+
+      t.app.get<Redis>(AUTH_REDIS).emit('ready');
+      const deadline = Date.now() + 5_000;
+      while ((await jobsOf(gone.userId)).some((j) => j === undefined) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (const job of await jobsOf(gone.userId)) {
+        expect(job?.data).toEqual({ userId: gone.userId, requestedAt: expect.any(String) });
+        expect(job?.opts.delay ?? 0).toBe(0);
+      }
+      // Only deleted accounts: one that exists is never purged.
+      expect((await jobsOf(kept.userId)).every((j) => j === undefined)).toBe(true);
+    });
+
+    it('a purge still held is left as it is, and one deleted over a week ago is not queued', async () => {
+      const recent = await deleteAccount();
+      const old = await deleteAccount();
+      for (const queue of queues()) await queue.remove(`purge-${old.userId}`);
+      await t.pg.query(
+        `UPDATE auth.security_events SET created_at = now() - interval '8 days'
+          WHERE event_type = 'account_deleted' AND details->>'userId' = $1`,
+        [old.userId],
+      );
+      const before = await jobsOf(recent.userId);
+
+      await t.app.get(PurgeRequeueService).requeueRecent('test');
+      const after = await jobsOf(recent.userId);
+      expect(after.map((j) => j?.timestamp)).toEqual(before.map((j) => j?.timestamp));
+      expect((await jobsOf(old.userId)).every((j) => j === undefined)).toBe(true);
+    });
   });
 });
