@@ -326,9 +326,15 @@ try {
     frames.some((u) => u.startsWith('blob:')),
     `the PDF tab has no frame of the decrypted PDF (${frames.join(', ')})`,
   );
-  // Chromium's viewer titles its toolbar with the PDF's /Title, else with the object URL's id.
+  // Chromium's viewer titles its toolbar with the PDF's /Title, else with the object URL's id,
+  // once it has read the file: on a busy machine that may take longer than the wait above.
   const viewers = popup.frames().filter((f) => f.url().startsWith('chrome-extension:'));
-  const viewerTitles = await Promise.all(viewers.map((f) => f.title().catch(() => null)));
+  const titlesOf = () => Promise.all(viewers.map((f) => f.title().catch(() => null)));
+  let viewerTitles = await titlesOf();
+  for (let end = Date.now() + 10_000; viewerTitles.some((t) => !t) && Date.now() < end;) {
+    await popup.waitForTimeout(200);
+    viewerTitles = await titlesOf();
+  }
   console.log(`  PDF viewer title(s): ${JSON.stringify(viewerTitles)}`);
   check(
     viewers.length === 0 || viewerTitles.includes(PDF_NAME),
