@@ -117,40 +117,28 @@ async function setupTraffic(baseUrl, env) {
   return { accounts, admin, load };
 }
 
-/**
- * Pauses the scan queue (BullMQ keeps that in Redis): the worker runs on but takes no job, so
- * uploads wait in the queue. A Redis that comes back empty has forgotten the pause too.
- */
-/** The job schedulers' keys of the files service's maintenance queue (the abandoned-upload cleanup). */
-async function maintenanceSchedulers(env) {
-  const { FILES_MAINTENANCE_QUEUE } = await import('@vault/server-kit');
-  const queue = new Queue(FILES_MAINTENANCE_QUEUE, {
-    connection: { url: env.REDIS_URL },
-    prefix: `${env.REDIS_PREFIX}bull`,
-  });
+/** Runs `fn` with the stack's BullMQ queue `name`, closed afterwards. */
+async function withQueue(env, name, fn) {
+  const queue = new Queue(name, { connection: { url: env.REDIS_URL }, prefix: `${env.REDIS_PREFIX}bull` });
   try {
-    return (await queue.getJobSchedulers()).map((s) => s.key);
+    return await fn(queue);
   } finally {
     await queue.close();
   }
 }
 
-async function pauseScans(env) {
-  await pauseQueues(env, [SCAN_QUEUE]);
+/** The job schedulers' keys of the files service's maintenance queue (the abandoned-upload cleanup). */
+async function maintenanceSchedulers(env) {
+  const { FILES_MAINTENANCE_QUEUE } = await import('@vault/server-kit');
+  return withQueue(env, FILES_MAINTENANCE_QUEUE, async (q) => (await q.getJobSchedulers()).map((s) => s.key));
 }
 
+/**
+ * Pauses queues (BullMQ keeps that in Redis): their workers run on but take no job, so jobs wait
+ * in the queue. A Redis that comes back empty has forgotten the pause too.
+ */
 async function pauseQueues(env, names) {
-  for (const name of names) {
-    const queue = new Queue(name, {
-      connection: { url: env.REDIS_URL },
-      prefix: `${env.REDIS_PREFIX}bull`,
-    });
-    try {
-      await queue.pause();
-    } finally {
-      await queue.close();
-    }
-  }
+  for (const name of names) await withQueue(env, name, (q) => q.pause());
 }
 
 /** Waits until `file ids` have a verdict (not pending) on `account`'s list; returns the files. */
@@ -299,7 +287,7 @@ if (wanted('kill', 'redis', 'postgres', 'runner', 'nats'))
                   if ((await prelogin()).status === 429) limited = i + 1;
                 assert.ok(limited, 'the probe address was never limited');
                 // Queued scans: the scan queue paused (the worker keeps running), three uploads waiting.
-                await pauseScans(env);
+                await pauseQueues(env, [SCAN_QUEUE]);
                 const waiting = [];
                 for (let i = 0; i < 3; i += 1) waiting.push((await uploadFile(baseUrl, accounts[1])).id);
                 // Long enough for a running worker to have scanned them (about 0.3 s each here).

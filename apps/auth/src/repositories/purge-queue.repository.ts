@@ -38,7 +38,6 @@ export class PurgeQueueRepository implements OnApplicationShutdown {
    * completed) is left as it is; a purge that already ran only runs once more and finds nothing.
    */
   async requeue(jobs: readonly AccountPurgeJob[]): Promise<void> {
-    if (jobs.length === 0) return;
     await Promise.all(
       this.queues.map((queue) =>
         queue.addBulk(

@@ -2,6 +2,12 @@ import { PartOrder } from './part-order';
 
 const PART = 100;
 
+/** A stand-in for `storedBytes` or `send` that answers `value`. */
+const answers =
+  <T>(value: T) =>
+  async () =>
+    value;
+
 /** A store that records the order parts reach it and takes a moment for each. */
 function recordingStore() {
   const sent: number[] = [];
@@ -54,22 +60,10 @@ describe(PartOrder.name, () => {
 
   it('a failed part does not stop the ones queued after it', async () => {
     const order = new PartOrder(2_000);
-    const failing = order.run(
-      'f',
-      0,
-      PART,
-      async () => 0,
-      async () => {
-        throw new Error('store down');
-      },
-    );
-    const next = order.run(
-      'f',
-      PART,
-      2 * PART,
-      async () => 0,
-      async () => 'sent',
-    );
+    const failing = order.run('f', 0, PART, answers(0), async () => {
+      throw new Error('store down');
+    });
+    const next = order.run('f', PART, 2 * PART, answers(0), answers('sent'));
     await expect(failing).rejects.toThrow('store down');
     await expect(next).resolves.toBe('sent');
     expect(order.size).toBe(0);
@@ -77,31 +71,11 @@ describe(PartOrder.name, () => {
 
   it('uploads do not wait for each other', async () => {
     const order = new PartOrder(60_000);
-    const never = order.run(
-      'a',
-      PART,
-      2 * PART,
-      async () => 0,
-      async () => 'a',
-    );
+    const never = order.run('a', PART, 2 * PART, answers(0), answers('a'));
     const started = Date.now();
-    await expect(
-      order.run(
-        'b',
-        0,
-        PART,
-        async () => 0,
-        async () => 'b',
-      ),
-    ).resolves.toBe('b');
+    await expect(order.run('b', 0, PART, answers(0), answers('b'))).resolves.toBe('b');
     expect(Date.now() - started).toBeLessThan(1_000);
-    await order.run(
-      'a',
-      0,
-      PART,
-      async () => 0,
-      async () => 'a0',
-    );
+    await order.run('a', 0, PART, answers(0), answers('a0'));
     await expect(never).resolves.toBe('a');
   });
 });
