@@ -1,2 +1,3 @@
 export * from './redis';
 export * from './rate-limiter';
+export * from './key-invalidations';

@@ -78,7 +78,7 @@ export class RedisRateLimiter {
   /** Counts `cost` hits on `key` and answers whether they are within the rule's limit. */
   async hit(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitAnswer> {
     const [count, resetMs] = await this.redis.vaultRateHit(key, windowOf(rule), cost);
-    return answer(count, rule.limit, resetMs, count <= rule.limit);
+    return rateLimitAnswer(count, rule.limit, resetMs, count <= rule.limit);
   }
 
   /**
@@ -92,13 +92,13 @@ export class RedisRateLimiter {
     cost = 1,
   ): Promise<RateLimitAnswer | null> {
     const [count, resetMs] = await this.redis.vaultRateHitIfExists(required, key, windowOf(rule), cost);
-    return count < 0 ? null : answer(count, rule.limit, resetMs, count <= rule.limit);
+    return count < 0 ? null : rateLimitAnswer(count, rule.limit, resetMs, count <= rule.limit);
   }
 
   /** The current window of `key` without counting: `allowed` says whether one more hit would pass. */
   async peek(key: string, limit: number): Promise<RateLimitAnswer> {
     const [count, resetMs] = await this.redis.vaultRatePeek(key);
-    return answer(count, limit, resetMs, count < limit);
+    return rateLimitAnswer(count, limit, resetMs, count < limit);
   }
 
   /** Forgets the windows of these keys (a success that clears a failure count). */
@@ -117,7 +117,13 @@ export function retryAfterSeconds(remainingMs: number): number {
   return Math.max(1, Math.ceil(remainingMs / 1000));
 }
 
-function answer(count: number, limit: number, ttlMs: number, allowed: boolean): RateLimitAnswer {
+/** The answer for `count` hits against `limit` in a window with `ttlMs` left. */
+export function rateLimitAnswer(
+  count: number,
+  limit: number,
+  ttlMs: number,
+  allowed: boolean,
+): RateLimitAnswer {
   const resetMs = ttlMs > 0 ? ttlMs : 0;
   return {
     allowed,
