@@ -9,6 +9,7 @@ import { JwtAuthGuard } from './auth/jwt-auth.guard';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { RefreshCookies } from './auth/refresh-cookie';
 import { SessionLiveness } from './auth/session-liveness';
+import { sessionCheckProviders } from './auth/session-watch';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { LOGGER } from './logging/logger.token';
@@ -52,6 +53,7 @@ export class AppModule {
         { provide: FilesBlobProxy, useFactory: () => new FilesBlobProxy({ httpUrl: config.files.httpUrl }) },
         CloudinaryMultipartUpload,
         { provide: JwtVerifier, useFactory: () => JwtVerifier.fromPems(config.jwtPublicKeys) },
+        ...sessionCheckProviders(config),
         SessionLiveness,
         RefreshCookies,
         AdminCookies,

@@ -123,6 +123,7 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   RATE_LIMIT_AUTH_PER_MINUTE: int(30, 1, 1_000_000),
   RATE_LIMIT_API_PER_MINUTE: int(600, 1, 1_000_000),
   RATE_LIMIT_BLOB_PER_MINUTE: int(600, 1, 1_000_000),
+  SESSION_CACHE: bool('true'),
   BODY_LIMIT_BYTES: int(1_153_434, 1024, 1024 * 1024 * 1024),
   RPC_TIMEOUT_MS: int(10_000, 100, 600_000),
   WEB_INACTIVITY_TIMEOUT_MS: int(600_000, 1_000, 86_400_000),
@@ -163,6 +164,12 @@ export interface GatewayConfig {
   corsOrigins: string[];
   cookieSecure: CookieSecureMode;
   rateLimit: { authPerMinute: number; apiPerMinute: number; blobPerMinute: number };
+  /**
+   * Live sessions remembered while Redis reports every change of `sess:*`, and the signed-in `api`
+   * bucket counted here in batches (docs/architecture.md "Session liveness"); false: both asked of
+   * Redis on every request.
+   */
+  sessionCache: boolean;
   bodyLimitBytes: number;
   /** What the web app reads from GET /env-config.js (routes/web-config). */
   web: { inactivityTimeoutMs: number; inactivityWarningMs: number };
@@ -273,6 +280,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       apiPerMinute: e.RATE_LIMIT_API_PER_MINUTE,
       blobPerMinute: e.RATE_LIMIT_BLOB_PER_MINUTE,
     },
+    sessionCache: e.SESSION_CACHE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     web: {
       inactivityTimeoutMs: e.WEB_INACTIVITY_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { SessionCache } from '../../src/auth/session-cache';
 import { REDIS } from '../../src/redis/redis.token';
 import {
   clientAddress,
@@ -12,6 +13,15 @@ const CSP =
   "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self';img-src 'self' data: blob:;" +
   "media-src blob:;font-src 'self';connect-src 'self';worker-src 'self' blob:;frame-src blob:;" +
   "object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
+
+/** Resolves once `check` holds (every 10 ms, up to 2 s). */
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > 2000) throw new Error(`${what}: not within 2 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 const LOGIN_BODY = { identifier: 'alice', authKey: 'a'.repeat(64) };
 
@@ -185,7 +195,7 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       expect(live.statusCode).toBe(503);
       expect(live.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
 
-      await gw.redis.client.del(`sess:${caller.sessionId}`);
+      await gw.endSession(caller.sessionId);
       const revoked = await inject({ method: 'GET', url: '/api/auth/me', headers });
       expect(revoked.statusCode).toBe(401);
       expect(revoked.json()).toMatchObject({ code: 'SESSION_REVOKED' });
@@ -282,26 +292,77 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       expect(statuses[8]).toBe(429);
     });
 
-    it('counts each signed-in request once (with its session check), and nothing for an ended session', async () => {
+    it('counts a request of a session not yet remembered with its session check in one Redis round trip, the next ones with none (their hits reach Redis in one batch), and nothing for an ended session', async () => {
       const { token, caller } = await gw.signedIn();
       const headers = { authorization: `Bearer ${token}` };
       const counter = `rl:gw-api:user:${caller.userId}`;
-      // One Redis round trip per request: the session check and the account's hit in one script.
       const sent = jest.spyOn(gw.app.get<Redis>(REDIS), 'sendCommand');
       for (let i = 0; i < 3; i++) {
         expect((await inject({ method: 'GET', url: '/api/auth/sessions', headers })).statusCode).toBe(503);
       }
-      expect(sent).toHaveBeenCalledTimes(3);
+      // The first: the session check and the account's hit in one script; then the remembered session.
+      expect(sent).toHaveBeenCalledTimes(1);
+      await waitFor(async () => (await gw.redis.client.get(counter)) === '3', 'the batch of two hits');
+      expect(sent).toHaveBeenCalledTimes(2);
       sent.mockRestore();
-      expect(await gw.redis.client.get(counter)).toBe('3');
-      await gw.redis.client.del(`sess:${caller.sessionId}`);
+      await gw.endSession(caller.sessionId);
       for (let i = 0; i < 3; i++) {
         const res = await inject({ method: 'GET', url: '/api/auth/sessions', headers });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
       }
       // A token whose session ended cannot spend its account's requests.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       expect(await gw.redis.client.get(counter)).toBe('3');
+    });
+
+    it('refuses a remembered session as soon as Redis reports it ended, from any client (under 100 ms)', async () => {
+      const { token, caller } = await gw.signedIn();
+      const headers = { authorization: `Bearer ${token}` };
+      expect((await inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(503);
+      expect(gw.app.get(SessionCache).has(caller.sessionId)).toBe(true);
+      expect(await gw.endSession(caller.sessionId)).toBeLessThan(100);
+      const res = await inject({ method: 'GET', url: '/api/auth/me', headers });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+    });
+
+    it('lets exactly the limit through when one account sends many requests at once', async () => {
+      const { token } = await gw.signedIn();
+      const headers = { authorization: `Bearer ${token}` };
+      // The first makes the session remembered and learns the window; the rest arrive together.
+      const first = await inject({ method: 'GET', url: '/api/auth/sessions', headers });
+      const rest = await Promise.all(
+        Array.from({ length: 30 }, () => inject({ method: 'GET', url: '/api/auth/sessions', headers })),
+      );
+      const statuses = [first, ...rest].map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 503)).toHaveLength(8);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(23);
+    });
+
+    it('asks Redis on every request with SESSION_CACHE=false', async () => {
+      const plain = await startGateway({ env: { SESSION_CACHE: 'false', RATE_LIMIT_API_PER_MINUTE: '8' } });
+      try {
+        const { token, caller } = await plain.signedIn();
+        const headers = { authorization: `Bearer ${token}` };
+        const sent = jest.spyOn(plain.app.get<Redis>(REDIS), 'sendCommand');
+        for (let i = 0; i < 3; i++) {
+          expect((await plain.inject({ method: 'GET', url: '/api/auth/sessions', headers })).statusCode).toBe(
+            503,
+          );
+        }
+        expect(sent).toHaveBeenCalledTimes(3);
+        sent.mockRestore();
+        expect(await plain.redis.client.get(`rl:gw-api:user:${caller.userId}`)).toBe('3');
+        expect(plain.app.get(SessionCache).size).toBe(0);
+        // Ended in Redis: refused on the very next request, no report awaited.
+        await plain.redis.client.del(`sess:${caller.sessionId}`);
+        expect((await plain.inject({ method: 'GET', url: '/api/auth/sessions', headers })).statusCode).toBe(
+          401,
+        );
+      } finally {
+        await plain.close();
+      }
     });
 
     it('never limits the liveness probe', async () => {

@@ -57,6 +57,18 @@ describe('gateway metrics (real Redis, stub notes service over TCP)', () => {
     }
   });
 
+  it('shows whether the session watch is up and how many live sessions the gateway remembers', async () => {
+    const { token } = await gw.signedIn();
+    expect((await gw.inject({ method: 'DELETE', url: `/api/notes/${randomUUID()}` }, token)).statusCode).toBe(
+      204,
+    );
+    const { samples } = await scrape();
+    expect(metricValue(samples, 'gateway_session_watch_up', { service: 'gateway' })).toBe(1);
+    expect(
+      metricValue(samples, 'gateway_sessions_remembered', { service: 'gateway' }),
+    ).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts a request by its route pattern and status, times it, and times its RPC call', async () => {
     const { token } = await gw.signedIn();
     const route = { method: 'DELETE', route: '/api/notes/:id' };

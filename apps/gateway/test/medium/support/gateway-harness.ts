@@ -6,6 +6,7 @@ import { redisKeys } from '@vault/server-kit';
 import { createTestRedis, type TestRedis, freePort } from '@vault/server-kit/testing';
 import { SignJWT } from 'jose';
 import pino from 'pino';
+import { SessionCache } from '../../../src/auth/session-cache';
 import { createGatewayApp } from '../../../src/bootstrap';
 import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway.config';
 
@@ -38,6 +39,11 @@ export interface GatewayHarness {
   openSession(sessionId: string): Promise<void>;
   /** A valid token of a live session (token, then openSession). */
   signedIn(): Promise<{ token: string; caller: Caller }>;
+  /**
+   * Deletes `sess:{sid}` as auth does when a session ends, and resolves once the gateway no longer
+   * remembers it (Redis's report of the deletion has arrived): how long that took, in ms.
+   */
+  endSession(sessionId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -98,6 +104,16 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
       const signed = await signToken(privateKey);
       await openSession(signed.caller.sessionId);
       return signed;
+    },
+    async endSession(sessionId) {
+      const cache = app.get(SessionCache);
+      await redis.client.del(redisKeys.session(sessionId));
+      const started = Date.now();
+      while (cache.has(sessionId)) {
+        if (Date.now() - started > 1000) throw new Error('the session was still remembered after 1 s');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return Date.now() - started;
     },
     async close() {
       await app.close();
