@@ -327,6 +327,27 @@ describe('gateway HTTP edge (real Redis, auth RPC port with nothing listening)',
       expect(res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
     });
 
+    it('refuses it on every replica: each gateway hears of the deletion', async () => {
+      const other = await gw.replica();
+      try {
+        const { token, caller } = await gw.signedIn();
+        const headers = { authorization: `Bearer ${token}` };
+        const onOther = () =>
+          other.inject({ method: 'GET', url: '/api/auth/me', headers, remoteAddress: clientAddress() });
+        expect((await inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(503);
+        expect((await onOther()).statusCode).toBe(503);
+        const otherCache = other.get(SessionCache);
+        expect(otherCache.has(caller.sessionId)).toBe(true);
+        await gw.endSession(caller.sessionId);
+        await waitFor(async () => !otherCache.has(caller.sessionId), 'the other replica forgetting it');
+        const res = await onOther();
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+      } finally {
+        await other.close();
+      }
+    });
+
     it('lets exactly the limit through when one account sends many requests at once', async () => {
       const { token } = await gw.signedIn();
       const headers = { authorization: `Bearer ${token}` };

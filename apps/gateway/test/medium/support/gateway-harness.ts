@@ -44,6 +44,8 @@ export interface GatewayHarness {
    * remembers it (Redis's report of the deletion has arrived): how long that took, in ms.
    */
   endSession(sessionId: string): Promise<number>;
+  /** Another gateway of the same deployment (same keys, same Redis): the caller closes it. */
+  replica(): Promise<NestFastifyApplication>;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Gatewa
       }
       return Date.now() - started;
     },
+    replica: () => createGatewayApp({ config, logger: pino({ level: 'silent' }) }),
     async close() {
       await app.close();
       await redis.cleanup();
