@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { RepairSweep } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import { AccountDeletionRepository } from '../repositories/account-deletion.repository';
 import { AUTH_REDIS } from '../repositories/connections';
@@ -28,37 +29,27 @@ export const PURGE_REQUEUE_WINDOW_MS = 7 * 24 * 3_600_000;
 @Injectable()
 export class PurgeRequeueService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(PurgeRequeueService.name);
-  private running: Promise<void> | undefined;
-  private readonly onReconnect = () => this.sweep('Redis is back');
+  private readonly repair: RepairSweep;
 
   constructor(
     private readonly deletions: AccountDeletionRepository,
     private readonly purge: PurgeQueueRepository,
-    @Inject(AUTH_REDIS) private readonly redis: Redis,
-  ) {}
+    @Inject(AUTH_REDIS) redis: Redis,
+  ) {
+    this.repair = new RepairSweep({
+      redis,
+      logger: this.logger,
+      what: 'queue account purges again',
+      sweep: (reason) => this.requeueRecent(reason),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    // The client was ready before this service was built: every later 'ready' is a reconnection.
-    this.redis.on('ready', this.onReconnect);
-    this.sweep('start');
+    this.repair.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.redis.off('ready', this.onReconnect);
-    await this.running;
-  }
-
-  /** One sweep at a time; a failed one is logged and the next occasion tries again. */
-  private sweep(reason: string): void {
-    if (this.running) return;
-    this.running = this.requeueRecent(reason)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.logger.warn(
-          `Could not queue account purges again (${reason}): ${error instanceof Error ? error.message : error}`,
-        ),
-      )
-      .finally(() => (this.running = undefined));
+  onApplicationShutdown(): Promise<void> {
+    return this.repair.stop();
   }
 
   /** Queues again the purges of the accounts deleted within the window; answers how many. */

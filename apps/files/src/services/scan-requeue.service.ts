@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { REPAIR_REASON, RepairSweep } from '@vault/server-kit';
 import type Redis from 'ioredis';
 import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { FileEntity } from '../entities/file.entity';
@@ -31,53 +32,39 @@ export const SCAN_REQUEUE = { everyMs: 5 * 60_000, minAgeMs: 5 * 60_000, batch: 
 export class ScanRequeueService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScanRequeueService.name);
   private readonly files: Repository<FileEntity>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private readonly onReconnect = () => {
-    this.sweep(0, 'Redis is back');
-    // The abandoned-upload cleanup's schedule lived in Redis too.
-    this.queues
-      .restoreSchedules()
-      .catch((error: unknown) =>
-        this.logger.warn(
-          `Could not schedule the upload cleanup again: ${error instanceof Error ? error.message : error}`,
-        ),
-      );
-  };
+  private readonly repair: RepairSweep;
 
   constructor(
     dataSource: DataSource,
     private readonly queues: QueuesRepository,
-    @Inject(FILES_REDIS) private readonly redis: Redis,
+    @Inject(FILES_REDIS) redis: Redis,
   ) {
     this.files = dataSource.getRepository(FileEntity);
+    this.repair = new RepairSweep({
+      redis,
+      logger: this.logger,
+      what: 'queue pending scans again',
+      everyMs: SCAN_REQUEUE.everyMs,
+      sweep: (reason) =>
+        this.requeuePending(reason === REPAIR_REASON.periodic ? SCAN_REQUEUE.minAgeMs : 0, reason),
+      // The abandoned-upload cleanup's schedule lived in Redis too.
+      onReconnect: () =>
+        void this.queues
+          .restoreSchedules()
+          .catch((error: unknown) =>
+            this.logger.warn(
+              `Could not schedule the upload cleanup again: ${error instanceof Error ? error.message : error}`,
+            ),
+          ),
+    });
   }
 
   onApplicationBootstrap(): void {
-    // The client was ready before this service was built: every later 'ready' is a reconnection.
-    this.redis.on('ready', this.onReconnect);
-    this.timer = setInterval(() => this.sweep(SCAN_REQUEUE.minAgeMs, 'periodic check'), SCAN_REQUEUE.everyMs);
-    this.timer.unref();
-    this.sweep(0, 'start');
+    this.repair.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.redis.off('ready', this.onReconnect);
-    await this.running;
-  }
-
-  /** One sweep at a time; a failed one is logged and the next occasion tries again. */
-  private sweep(minAgeMs: number, reason: string): void {
-    if (this.running) return;
-    this.running = this.requeuePending(minAgeMs, reason)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.logger.warn(
-          `Could not queue pending scans again (${reason}): ${error instanceof Error ? error.message : error}`,
-        ),
-      )
-      .finally(() => (this.running = undefined));
+  onApplicationShutdown(): Promise<void> {
+    return this.repair.stop();
   }
 
   /**
