@@ -11,7 +11,7 @@ export interface KeyInvalidationsOptions {
    * everything (a FLUSHDB or FLUSHALL, or the watch was lost and writes may have been missed).
    */
   onInvalidate: (key: string | null) => void;
-  /** The watch is up (true) or lost (false, with the reason). */
+  /** The watch is up (true) or lost (false, with the reason); not called for close(). */
   onStateChange?: (watching: boolean, reason?: string) => void;
   /** How often the connection is pinged; a ping unanswered for as long ends the watch. */
   heartbeatMs?: number;
@@ -146,6 +146,7 @@ export class KeyInvalidations {
     this.watchingNow = false;
     this.generation += 1;
     this.options.onInvalidate(null);
-    this.options.onStateChange?.(false, reason);
+    // A close asked for is no loss to report.
+    if (!this.closed) this.options.onStateChange?.(false, reason);
   }
 }

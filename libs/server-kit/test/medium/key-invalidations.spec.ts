@@ -75,7 +75,7 @@ describe(KeyInvalidations.name, () => {
   });
 
   it('reports every write, deletion and expiry of a key under its prefix, and nothing else', async () => {
-    const { w, keys } = watch();
+    const { w, keys, states } = watch();
     await w.start();
     expect(w.watching).toBe(true);
     const generation = w.generation;
@@ -91,6 +91,11 @@ describe(KeyInvalidations.name, () => {
     const [a, b] = [`${redis.prefix}sess:a`, `${redis.prefix}sess:b`];
     expect(keys).toEqual([a, a, b, b]);
     expect(w.generation).toBeGreaterThan(generation);
+    // Closing forgets everything but reports no loss (no warning at a normal shutdown).
+    await w.close();
+    expect(w.watching).toBe(false);
+    expect(keys.at(-1)).toBeNull();
+    expect(states).toEqual([[true, undefined]]);
   });
 
   it('says everything may have changed when its connection is lost, and watches again once Redis answers', async () => {
