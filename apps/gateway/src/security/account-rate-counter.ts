@@ -60,7 +60,7 @@ export class AccountRateCounter {
    * when Redis must count it: no window known, the window over, or the limit near.
    */
   local(key: string, rule: RateLimitRule): RateLimitAnswer | undefined {
-    if (!this.options.enabled) return undefined;
+    // Turned off, settle() learns no window: every hit comes back undefined here.
     const window = this.windows.get(key);
     if (!window || window.rule.limit !== rule.limit) return undefined;
     const now = this.now();
@@ -82,11 +82,7 @@ export class AccountRateCounter {
   /** The cost of a hit counted in Redis now: itself and the hits waiting for the next batch. */
   take(key: string): number {
     const window = this.windows.get(key);
-    if (!window) return 1;
-    const cost = window.pending + 1;
-    window.pending = 0;
-    window.inflight += cost;
-    return cost;
+    return window ? drain(window, 1) : 1;
   }
 
   /**
@@ -113,16 +109,12 @@ export class AccountRateCounter {
     this.learn(key, rule, answer, window);
   }
 
-  /** Sends every waiting batch now (at shutdown). */
-  async flush(): Promise<void> {
+  /** Sends every waiting batch now and waits for the answers (at shutdown). */
+  async close(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.sendBatches();
     await Promise.all([...this.sending]);
-  }
-
-  close(): Promise<void> {
-    return this.flush();
   }
 
   get size(): number {
@@ -160,9 +152,7 @@ export class AccountRateCounter {
     for (const key of this.dirty) {
       const window = this.windows.get(key);
       if (!window || window.pending === 0) continue;
-      const cost = window.pending;
-      window.pending = 0;
-      window.inflight += cost;
+      const cost = drain(window, 0);
       const rule = window.rule;
       const sent = this.options.send(key, rule, cost).then(
         (answer) => this.settle(key, rule, cost, answer),
@@ -187,4 +177,12 @@ export class AccountRateCounter {
       if (now >= window.resetAt && window.pending === 0 && window.inflight === 0) this.windows.delete(key);
     }
   }
+}
+
+/** Moves the window's waiting hits, and `extra` more, to in flight: the cost of one Redis hit. */
+function drain(window: Window, extra: number): number {
+  const cost = window.pending + extra;
+  window.pending = 0;
+  window.inflight += cost;
+  return cost;
 }
