@@ -10,6 +10,7 @@
 //   node bench/vault.bench.mjs --base http://127.0.0.1:8080 [--sizes 1000,10000] [--runs 3] [--warmup 1]
 //     [--concurrency 16] [--web-root apps/web/dist] [--chromium /usr/bin/chromium] [--json out.json]
 //     [--profile prefix]   (a main-thread CPU profile of each size's last run: <prefix>-<size>.cpuprofile)
+//     [--threads 1]        (each run's core-seconds by thread on the machine, bench/lib/threads.mjs)
 //
 // The stack must be up, serve the built web app (WEB_ROOT) and have its API rate limit raised (the harness,
 // scripts/bench.mjs, passes a high RATE_LIMIT_API_PER_MINUTE). The vault is seeded through the API with the
@@ -24,6 +25,7 @@ import { CHROMIUM_PATH, launchChromium } from '../scripts/lib/chromium.mjs';
 import { loadVaultCrypto, signInThroughUi, signUpThroughApi } from './lib/app.mjs';
 import { emitResult, median, printTable, round, runMain } from './lib/output.mjs';
 import { parseFlags } from './lib/flags.mjs';
+import { threadDelta, threadTicks } from './lib/threads.mjs';
 
 // The BUILT lib (libs/crypto/dist), as bench/crypto.bench.mjs times it.
 const { DEFAULT_KDF_PARAMS, encryptNote, newItemId } = await loadVaultCrypto();
@@ -43,6 +45,7 @@ function parseArgs(argv) {
     chromium: CHROMIUM_PATH,
     json: undefined,
     profile: undefined,
+    threads: false,
   };
   const sizes = (v) => v.split(',').map((x) => Number(x.trim()));
   const names = {
@@ -55,6 +58,7 @@ function parseArgs(argv) {
     '--chromium': ['chromium', String],
     '--json': ['json', String],
     '--profile': ['profile', String],
+    '--threads': ['threads', (v) => v === 'true' || v === '1'],
   };
   parseFlags(argv, opts, names);
   const bad = (n) => !Number.isInteger(n) || n < 0;
@@ -284,7 +288,9 @@ async function measureSize(page, ctx, size, opts) {
       await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
       await profiler.send('Profiler.start');
     }
+    const ticks = opts.threads ? threadTicks() : null;
     const run = await unlockRun(page, { password: ctx.password, size });
+    const threads = ticks ? threadDelta(ticks, threadTicks()) : null;
     if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       const file = `${opts.profile}-${size}.cpuprofile`;
@@ -303,6 +309,13 @@ async function measureSize(page, ctx, size, opts) {
     console.log(
       `${String(size).padStart(6)} ${warm ? 'warmup' : `run ${i - opts.warmup + 1}/${opts.runs}`}: first card ${round(sample.firstCardMs)} ms, full list ${round(sample.fullListMs)} ms | KDF ${round(sample.kdfMs)} + fetch ${round(sample.fetchMs)} ms | app pages ${sample.pages}: first sent ${round(sample.firstPageStartMs)}, last in ${round(sample.lastPageEndMs)} ms | long tasks ${sample.longTasks} (${round(sample.longTaskMs)} ms, max ${round(sample.longestTaskMs)})`,
     );
+    if (threads) {
+      const top = threads
+        .slice(0, 14)
+        .map(([k, v]) => `${k} ${v}`)
+        .join('; ');
+      console.log(`       threads (core-s, the click to the full list and a frame after): ${top}`);
+    }
     if (!warm) samples.push(sample);
   }
   const med = (k) => median(samples.map((s) => s[k]));

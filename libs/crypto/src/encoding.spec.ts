@@ -31,6 +31,26 @@ describe('encoding', () => {
       expect(isHex('00ff')).toBe(true);
       expect(isHex('00F')).toBe(false);
     });
+
+    it('decodes exactly what the lowercase-hex pattern accepts, as Node decodes it (property)', () => {
+      // Digits, their upper case, neighbours in ASCII and characters whose low byte is a digit
+      // ('\u0161' is 0x161: a decoder that masked codes to 7 or 8 bits would take it for 'a').
+      const unit = fc.constantFrom(
+        ...'0123456789abcdefABCDEF/:`g ',
+        '\u0161',
+        '\u0130',
+        '\uff41',
+        '\u{1F600}',
+      );
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
+          const valid = /^(?:[0-9a-f]{2})*$/.test(text);
+          if (valid) expect(hexToBytes(text)).toEqual(new Uint8Array(Buffer.from(text, 'hex')));
+          else expect(() => hexToBytes(text)).toThrow('must be lowercase hex with an even number of digits');
+        }),
+        { numRuns: 2_000, seed: 0x5ea1 },
+      );
+    });
   });
 
   describe('utf8', () => {
@@ -41,6 +61,24 @@ describe('encoding', () => {
         }),
         { numRuns: 200 },
       );
+    });
+
+    it('encodes as TextEncoder does, short ASCII by hand and everything else by TextEncoder (property)', () => {
+      const encoder = new TextEncoder();
+      const text = fc.oneof(
+        fc.string({ unit: 'binary-ascii', maxLength: 300 }),
+        fc.string({ unit: 'grapheme', maxLength: 64 }),
+        fc.string({ unit: fc.constantFrom('a', '\u007f', '\u0080', '\u00e9', '\u{1F600}'), maxLength: 260 }),
+      );
+      fc.assert(
+        fc.property(text, (s) => {
+          expect(utf8ToBytes(s)).toEqual(encoder.encode(s));
+        }),
+        { numRuns: 500, seed: 0xa5c1 },
+      );
+      for (const n of [255, 256, 257])
+        expect(utf8ToBytes('x'.repeat(n))).toEqual(encoder.encode('x'.repeat(n)));
+      expect(() => utf8ToBytes('abc\uD800')).toThrow(/lone surrogate/);
     });
 
     it('refuses lone surrogates instead of writing U+FFFD', () => {

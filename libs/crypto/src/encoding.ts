@@ -11,6 +11,9 @@ const HEX_PAIRS: readonly string[] = Array.from(
   (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!,
 );
 const HEX_RE = /^(?:[0-9a-f]{2})*$/;
+/** Each ASCII code's value as a lowercase hex digit, -1 for every other character. */
+const HEX_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < HEX_DIGITS.length; i++) HEX_VALUES[HEX_DIGITS.charCodeAt(i)] = i;
 
 /** True for a value of any realm that is a Uint8Array (Node Buffers included). */
 export function isBytes(value: unknown): value is Uint8Array {
@@ -40,6 +43,26 @@ export function bytesToHex(bytes: Uint8Array): Hex {
 }
 
 /**
+ * `length` bytes of lowercase hex read from `hex` at `from`, or null at the first character that
+ * is not a lowercase hex digit. Character codes and a table, not `parseInt` of a slice per byte:
+ * a vault's list decodes every note's four sealed values, and the slices cost 5-6× the time in a
+ * notes worker, with their garbage (bench/vault.bench.mjs).
+ */
+export function decodeHexAt(hex: string, from: number, length: number): Uint8Array<ArrayBuffer> | null {
+  if (from < 0 || length < 0 || from + length * 2 > hex.length) return null;
+  const out = new Uint8Array(length);
+  for (let i = 0, j = from; i < length; i++, j += 2) {
+    const hi = hex.charCodeAt(j);
+    const lo = hex.charCodeAt(j + 1);
+    const h = hi < 128 ? HEX_VALUES[hi]! : -1;
+    const l = lo < 128 ? HEX_VALUES[lo]! : -1;
+    if ((h | l) < 0) return null;
+    out[i] = (h << 4) | l;
+  }
+  return out;
+}
+
+/**
  * Decodes lowercase hex. `expectedLength` (in bytes) is checked when given; `what` names the value in errors.
  */
 export function hexToBytes(
@@ -48,26 +71,34 @@ export function hexToBytes(
   what = 'hex value',
 ): Uint8Array<ArrayBuffer> {
   if (typeof hex !== 'string') throw badInput(`${what} must be a lowercase hex string`);
-  if (!HEX_RE.test(hex)) {
-    throw badInput(`${what} must be lowercase hex with an even number of digits`);
-  }
-  if (expectedLength !== undefined && hex.length !== expectedLength * 2) {
+  const out = hex.length % 2 === 0 ? decodeHexAt(hex, 0, hex.length / 2) : null;
+  if (out === null) throw badInput(`${what} must be lowercase hex with an even number of digits`);
+  if (expectedLength !== undefined && out.length !== expectedLength) {
     throw badInput(
-      `${what} must be ${expectedLength} bytes (${expectedLength * 2} hex digits), got ${hex.length / 2}`,
+      `${what} must be ${expectedLength} bytes (${expectedLength * 2} hex digits), got ${out.length}`,
     );
   }
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return out;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const encoder = new TextEncoder();
+/**
+ * Short ASCII strings (every AAD, ids) are encoded by hand: a TextEncoder call costs about ten
+ * times the loop, and opening a vault's notes encodes 40,000 AADs (bench/vault.bench.mjs).
+ */
+const ASCII_BY_HAND = 256;
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** UTF-8 bytes of a string. Lone surrogates are refused rather than silently replaced by U+FFFD. */
 export function utf8ToBytes(text: string, what = 'text'): Uint8Array<ArrayBuffer> {
   if (typeof text !== 'string') throw badInput(`${what} must be a string`);
+  if (text.length <= ASCII_BY_HAND) {
+    const out = new Uint8Array(text.length);
+    let i = 0;
+    for (let c = 0; i < text.length && (c = text.charCodeAt(i)) < 0x80; i++) out[i] = c;
+    if (i === text.length) return out;
+  }
   if (LONE_SURROGATE.test(text)) throw badInput(`${what} is not well-formed Unicode (lone surrogate)`);
   return encoder.encode(text);
 }

@@ -97,6 +97,18 @@ describe('seal / open', () => {
       });
     });
 
+    it("checks a key's usages on every call, also once the key is known to be AES-256-GCM", async () => {
+      const decryptOnly = await crypto.subtle.importKey('raw', VAULT_KEY_RAW, 'AES-GCM', false, ['decrypt']);
+      const mine = await seal(key, new Uint8Array([7]), 'vault:v1:test');
+      for (let i = 0; i < 2; i++) {
+        await expect(open(decryptOnly, mine, 'vault:v1:test')).resolves.toEqual(new Uint8Array([7]));
+        await expect(seal(decryptOnly, new Uint8Array(1), 'vault:v1:test')).rejects.toMatchObject({
+          code: 'BAD_INPUT',
+          message: expect.stringContaining('not allowed to encrypt'),
+        });
+      }
+    });
+
     it('imports the vault key as non-extractable', async () => {
       const k = await importVaultKey(VAULT_KEY_RAW);
       expect(k.extractable).toBe(false);

@@ -10,12 +10,27 @@ import { errorName, subtle } from './subtle';
 export type AesKeyInput = CryptoKey | Uint8Array;
 type AesUsage = 'encrypt' | 'decrypt' | 'unwrapKey';
 
+/**
+ * Keys already found to be AES-256-GCM, with their usages (neither ever changes for a CryptoKey):
+ * a vault's list checks each note key three times, and the tag and getters cost more than the
+ * lookup (bench/vault.bench.mjs).
+ */
+const checkedKeys = new WeakMap<object, readonly string[]>();
+
 export function isAesGcmKey(value: unknown): value is CryptoKey {
   if (typeof value !== 'object' || value === null) return false;
+  if (checkedKeys.has(value)) return true;
   if (Object.prototype.toString.call(value) !== '[object CryptoKey]') return false;
   const k = value as CryptoKey;
   const alg = k.algorithm as Partial<AesKeyAlgorithm> | undefined;
-  return k.type === 'secret' && alg?.name === 'AES-GCM' && alg.length === KEY_BYTES * 8;
+  const ok = k.type === 'secret' && alg?.name === 'AES-GCM' && alg.length === KEY_BYTES * 8;
+  if (ok) checkedKeys.set(value, [...k.usages]);
+  return ok;
+}
+
+/** Whether an AES-256-GCM CryptoKey may be used for `usage`. */
+export function keyAllows(key: CryptoKey, usage: AesUsage): boolean {
+  return (checkedKeys.get(key) ?? key.usages).includes(usage);
 }
 
 /** Imports 32 raw bytes as an AES-256-GCM key (non-extractable unless asked). */
@@ -33,7 +48,7 @@ export async function importAesGcmKey(
 export async function resolveAesKey(key: unknown, usage: AesUsage, what = 'key'): Promise<CryptoKey> {
   if (isBytes(key)) return importAesGcmKey(key, [usage], what);
   if (!isAesGcmKey(key)) throw badInput(`${what} must be an AES-256-GCM CryptoKey or 32 raw bytes`);
-  if (!key.usages.includes(usage))
+  if (!keyAllows(key, usage))
     throw badInput(`${what} is not allowed to ${usage} (usages: ${key.usages.join(', ')})`);
   return key;
 }

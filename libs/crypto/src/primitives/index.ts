@@ -11,6 +11,7 @@ export {
   aesGcmUnwrapKey,
   importAesGcmKey,
   isAesGcmKey,
+  keyAllows,
   resolveAesKey,
 } from './aes-gcm';
 export type { AesKeyInput } from './aes-gcm';
