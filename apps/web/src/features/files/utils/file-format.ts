@@ -8,12 +8,7 @@ export function formatSizeKb(bytes: number): string {
 }
 
 /** The locale date plus hour and minute, as the notes show it. Empty for a missing or bad date. */
-export function formatFileDate(iso: string | null | undefined, locale?: string): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${date.toLocaleDateString(locale)} ${date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })}`;
-}
+export { formatCardDate as formatFileDate } from '../../../lib/format';
 
 export type FileKind =
   'image' | 'pdf' | 'text' | 'document' | 'spreadsheet' | 'archive' | 'video' | 'audio' | 'other';

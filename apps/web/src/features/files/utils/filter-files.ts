@@ -1,3 +1,4 @@
+import { compareTags } from '../../../lib/format';
 import type { FileView } from '../types';
 
 export interface FileFilters {
@@ -30,8 +31,5 @@ export function filterFiles(items: readonly FileView[], filters: FileFilters): F
 export function collectFileTags(items: readonly FileView[]): string[] {
   const tags = new Set<string>();
   for (const f of items) if (f.status === 'ready') for (const t of f.tags) tags.add(t);
-  return [...tags].sort(
-    (a, b) =>
-      a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }) || (a < b ? -1 : a > b ? 1 : 0),
-  );
+  return [...tags].sort(compareTags);
 }

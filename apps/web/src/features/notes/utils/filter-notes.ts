@@ -1,3 +1,4 @@
+import { compareTags } from '../../../lib/format';
 import type { DecryptedNote, NoteItem } from '../state/notes-store';
 
 /** Spec section 5: search is a case-insensitive match on decrypted title, content or tags. */
@@ -26,16 +27,6 @@ export function filterNotes<T extends Pick<DecryptedNote, 'searchText' | 'tags'>
 export interface TagCount {
   tag: string;
   count: number;
-}
-
-/**
- * Alphabetical, case-insensitively, numbers in natural order ('t2' before 't10'); then by code
- * point, so 'Work' and 'work' keep a stable order.
- */
-export function compareTags(a: string, b: string): number {
-  return (
-    a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }) || (a < b ? -1 : a > b ? 1 : 0)
-  );
 }
 
 /** Spec section 2, tag panel: the unique tags, sorted alphabetically, each with its number of notes. */

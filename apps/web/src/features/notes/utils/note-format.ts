@@ -1,3 +1,4 @@
+import { formatCardDate } from '../../../lib/format';
 import { TAGS_PER_CARD } from './limits';
 
 /**
@@ -18,12 +19,7 @@ export function cardTags(tags: readonly string[], max = TAGS_PER_CARD): { shown:
 }
 
 /** Spec section 2: the locale date plus hour and minute. Empty for a missing or bad date. */
-export function formatNoteDate(iso: string | null | undefined, locale?: string): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${date.toLocaleDateString(locale)} ${date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })}`;
-}
+export const formatNoteDate = formatCardDate;
 
 /** The card's date: updated, or created when there is no update time. */
 export function cardDate(
