@@ -10,6 +10,8 @@ import type { NotesPage } from './use-notes-paging';
 export interface NotesListProps {
   /** The notes counted in the heading, and the locked ones said apart (useNoteTotals). */
   opened: number;
+  /** Notes in the vault (the server's count until the list is loaded), for the decrypting bar. */
+  total: number | undefined;
   locked: number;
   /** The account has a vault key from before an access reset: a note whose key fails is locked. */
   lockedPossible: boolean;
@@ -34,6 +36,7 @@ export interface NotesListProps {
  */
 export function NotesList({
   opened,
+  total,
   locked,
   lockedPossible,
   filtersActive,
@@ -65,7 +68,9 @@ export function NotesList({
           {filtersActive ? `${filteredCount} matching` : null}
           {filtersActive && decryptingCount > 0 ? ' · ' : null}
           {decryptingCount > 0 || (stillLoading && anyLoaded) ? (
-            <ProgressNote>Decrypting{decryptingCount > 0 ? ` ${decryptingCount}` : ''} more...</ProgressNote>
+            <ProgressNote done={opened} total={total} label="Notes decrypted">
+              Decrypting{decryptingCount > 0 ? ` ${decryptingCount}` : ''} more...
+            </ProgressNote>
           ) : null}
         </p>
       </div>

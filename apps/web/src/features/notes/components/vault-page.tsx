@@ -151,6 +151,7 @@ export function VaultPage({ banner }: { banner?: ReactNode }) {
           />
           <NotesList
             opened={totals.opened}
+            total={totals.active}
             locked={totals.locked}
             lockedPossible={totals.lockedPossible}
             filtersActive={filtersActive}
