@@ -11,6 +11,7 @@
 //     [--concurrency 16] [--web-root apps/web/dist] [--chromium /usr/bin/chromium] [--json out.json]
 //     [--profile prefix]   (a main-thread CPU profile of each size's last run: <prefix>-<size>.cpuprofile)
 //     [--threads 1]        (each run's core-seconds by thread on the machine, bench/lib/threads.mjs)
+//     [--trace prefix]     (a Chromium trace of each size's last run, every thread: <prefix>-<size>.json)
 //
 // The stack must be up, serve the built web app (WEB_ROOT) and have its API rate limit raised (the harness,
 // scripts/bench.mjs, passes a high RATE_LIMIT_API_PER_MINUTE). The vault is seeded through the API with the
@@ -34,6 +35,16 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The API's largest page (the baseline fetches with it). */
 const PAGE_LIMIT = 500;
 
+/** What --trace records: the page's and workers' tasks, V8 and the renderer's work by name. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8',
+  'blink',
+  'toplevel',
+];
+
 function parseArgs(argv) {
   const opts = {
     base: 'http://127.0.0.1:8080',
@@ -46,6 +57,7 @@ function parseArgs(argv) {
     json: undefined,
     profile: undefined,
     threads: false,
+    trace: undefined,
   };
   const sizes = (v) => v.split(',').map((x) => Number(x.trim()));
   const names = {
@@ -59,6 +71,7 @@ function parseArgs(argv) {
     '--json': ['json', String],
     '--profile': ['profile', String],
     '--threads': ['threads', (v) => v === 'true' || v === '1'],
+    '--trace': ['trace', String],
   };
   parseFlags(argv, opts, names);
   const bad = (n) => !Number.isInteger(n) || n < 0;
@@ -288,9 +301,16 @@ async function measureSize(page, ctx, size, opts) {
       await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
       await profiler.send('Profiler.start');
     }
+    const tracer = opts.trace && last ? page.context().browser() : null;
+    if (tracer)
+      await tracer.startTracing(page, { path: `${opts.trace}-${size}.json`, categories: TRACE_CATEGORIES });
     const ticks = opts.threads ? threadTicks() : null;
     const run = await unlockRun(page, { password: ctx.password, size });
     const threads = ticks ? threadDelta(ticks, threadTicks()) : null;
+    if (tracer) {
+      await tracer.stopTracing();
+      console.log(`Chromium trace of the last run: ${opts.trace}-${size}.json`);
+    }
     if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       const file = `${opts.profile}-${size}.cpuprofile`;
