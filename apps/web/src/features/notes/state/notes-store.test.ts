@@ -110,6 +110,39 @@ describe('NotesStore: paged loading and batch decryption (real @vault/crypto)', 
     expect(done.decrypted.get(all[123]!.id)).toMatchObject({ title: 'Note 123', content: '', tags: [] });
   });
 
+  it('sends no later page to the workers before the first screen is decrypted, even with pages already fetched', async () => {
+    const key = await makeVaultKey();
+    const all = await sealMany(key, 170);
+    const api = pager(all);
+    // The first screen's batch waits until released; later ones go through at once.
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    class HoldingCrypto extends RecordingCrypto {
+      override async decryptBatch(k: CryptoKey, notes: readonly NoteDto[]) {
+        const answer = super.decryptBatch(k, notes);
+        if (this.batches.length === 1) await firstHeld;
+        return answer;
+      }
+    }
+    const crypto = new HoldingCrypto();
+    const store = new NotesStore({ vaultKey: key, crypto, fetchPage: api.fetchPage, nextPageSize: 60 });
+
+    void store.load();
+    // Every page arrives while the first batch is in the worker.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let i = 0; i < 200 && api.queries.length < 3; i++) await sleep(5);
+    expect(api.queries).toHaveLength(3);
+    await sleep(50);
+    expect(crypto.batches).toHaveLength(1);
+    expect(store.getSnapshot().status).toBe('loading');
+
+    releaseFirst();
+    await store.whenComplete();
+    expect(crypto.batches[0]).toEqual(all.slice(0, 50).map((n) => n.id));
+    expect(crypto.batches.flat()).toEqual(all.map((n) => n.id));
+    expect(store.getSnapshot().decryptedCount).toBe(170);
+  });
+
   it('a note that fails to decrypt becomes a failed item; every other note works', async () => {
     const key = await makeVaultKey();
     const otherKey = await makeVaultKey();

@@ -119,9 +119,12 @@ export const EMPTY_NOTES_SNAPSHOT: NotesSnapshot = Object.freeze({
 /**
  * The vault's notes for one unlocked session. Loads page by page (a first page of 50, then
  * pages of 500 following `nextCursor`, each requested as soon as the previous one arrives),
- * sends each page to the notes workers in batches as it arrives (the first screen first), and
+ * sends each page to the notes workers in batches as it arrives (the first screen first, and the
+ * later pages only once it is decrypted, so that it is not queued behind them), and
  * publishes as soon as the first 50 are decrypted, then at most every PUBLISH_INTERVAL_MS while
- * the rest continues, and once more when everything is in. Fetching never waits for decryption.
+ * the rest continues, and once more when everything is in. Fetching waits for no decryption but
+ * the first screen's (the third page is requested once it is shown; pages fetched ahead during
+ * the unlock, NotesPrefetch, do not wait at all).
  * User Timing marks 'vault:notes-first-batch' and 'vault:notes-complete' (bench/vault.bench.mjs).
  *
  * A note that cannot be decrypted becomes a 'failed' item; the others are unaffected. So does a
@@ -249,7 +252,7 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
     const first = this.order.length === 0 && this.cursor === null;
     let limit = first ? this.firstPageSize : this.nextPageSize;
     let page: Promise<NoteListResponse> | null = this.fetchPage({ limit, cursor: this.cursor });
-    // Pages are fetched back to back: decryption (in the worker) never holds up the next request.
+    // Pages are fetched back to back: beyond the first screen, decryption never holds up a request.
     // Every batch is sent to the worker as soon as its page arrives, in order (the first screen first);
     // the answers are applied as they come and shown at most every PUBLISH_INTERVAL_MS.
     const inFlight: Array<Promise<void>> = [];
@@ -277,6 +280,14 @@ export class NotesStore extends SnapshotStore<NotesSnapshot> {
             inFlight.push(this.decryptBatchInBackground(fresh.slice(i, i + this.batchSize), live));
           }
         } else {
+          // The first screen is shown before more pages go to the workers: pages fetched ahead
+          // (during the KDF) would otherwise all be cloned to the workers first, in one stretch of
+          // the main thread, and the first cards wait behind them (bench/vault.bench.mjs).
+          if (firstBatch) {
+            await firstBatch;
+            firstBatch = null;
+            if (!live()) return;
+          }
           this.publishSoon(); // the new notes count as 'Decrypting N more...'
           for (let i = 0; i < fresh.length; i += this.batchSize) {
             inFlight.push(this.decryptBatchInBackground(fresh.slice(i, i + this.batchSize), live));
