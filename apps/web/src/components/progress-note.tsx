@@ -22,7 +22,7 @@ export function ProgressNote({ children, done, total, label = 'Progress' }: Prog
     <span className="vault-notes__progress">
       {known ? (
         <progress
-          className="progress-note__bar"
+          className="progress-bar progress-note__bar"
           max={total}
           value={Math.min(done, total)}
           aria-label={label}

@@ -21,7 +21,7 @@ export function TransferProgress({ progress, label }: { progress: FileTransferPr
         )}
       </div>
       <progress
-        className="transfer-progress__bar"
+        className="progress-bar transfer-progress__bar"
         max={100}
         value={progress.percent}
         aria-label={label ?? `${text} ${progress.percent}%`}
