@@ -47,11 +47,7 @@ export function requireObject(value: unknown, what: string): Record<string, unkn
 
 /** Copies into a fresh ArrayBuffer-backed array when needed (WebCrypto refuses SharedArrayBuffer views). */
 export function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  // instanceof first, as it is cheaper; the tag check still takes an ArrayBuffer of another realm.
-  if (
-    bytes.buffer instanceof ArrayBuffer ||
-    Object.prototype.toString.call(bytes.buffer) === '[object ArrayBuffer]'
-  ) {
+  if (Object.prototype.toString.call(bytes.buffer) === '[object ArrayBuffer]') {
     return bytes as Uint8Array<ArrayBuffer>;
   }
   return new Uint8Array(bytes);
