@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
@@ -41,9 +39,30 @@ function isNotFound(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
+/** Bytes a PositionedWriter takes in while a write is under way (joined into the next write). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+/** Pieces written with one writev at most; more are joined into one buffer first. */
+const MAX_IOVEC = 64;
+
+/** `buffers` without their first `bytes` bytes. */
+function dropBytes(buffers: Buffer[], bytes: number): Buffer[] {
+  let skip = bytes;
+  let i = 0;
+  while (i < buffers.length && skip >= buffers[i]!.length) skip -= buffers[i++]!.length;
+  const rest = buffers.slice(i);
+  if (skip > 0) rest[0] = rest[0]!.subarray(skip);
+  return rest;
+}
+
 /**
  * Writes what flows in at `position` onwards through an open handle that stays open (the caller
  * still syncs, truncates or closes it; fs write streams with autoClose off never settle a pipeline).
+ *
+ * While one write is under way it takes in up to WRITE_BUFFER_BYTES more, and writes all of that
+ * with one writev: the socket keeps being read during a write, and 100 MiB is a few hundred
+ * syscalls instead of one write per 64 KiB read (an upload of 100 MiB over loopback into this
+ * writer: 200-240 ms and 0.14-0.20 CPU-seconds, against 290-790 ms and 0.19-0.37 one write per
+ * piece, and 330-460 ms and 0.24-0.41 through fs.createWriteStream; bench/README.md).
  */
 class PositionedWriter extends Writable {
   private inFlight: Promise<void> = Promise.resolve();
@@ -52,12 +71,18 @@ class PositionedWriter extends Writable {
     private readonly handle: FileHandle,
     private at: number,
   ) {
-    super();
+    super({ highWaterMark: WRITE_BUFFER_BYTES });
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.inFlight = this.writeAll(chunk);
-    this.inFlight.then(() => done(), done);
+    this.run([chunk], done);
+  }
+
+  override _writev(chunks: Array<{ chunk: Buffer }>, done: (error?: Error | null) => void): void {
+    this.run(
+      chunks.map((c) => c.chunk),
+      done,
+    );
   }
 
   /** Settles once no write is under way (a destroyed stream does not wait for its last write). */
@@ -65,12 +90,17 @@ class PositionedWriter extends Writable {
     return this.inFlight.catch(() => undefined);
   }
 
-  private async writeAll(chunk: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.at);
-      offset += bytesWritten;
+  private run(buffers: Buffer[], done: (error?: Error | null) => void): void {
+    this.inFlight = this.writeAll(buffers);
+    this.inFlight.then(() => done(), done);
+  }
+
+  private async writeAll(buffers: Buffer[]): Promise<void> {
+    let rest = buffers.length > MAX_IOVEC ? [Buffer.concat(buffers)] : buffers;
+    while (rest.length > 0) {
+      const { bytesWritten } = await this.handle.writev(rest, this.at);
       this.at += bytesWritten;
+      rest = dropBytes(rest, bytesWritten);
     }
   }
 }
@@ -160,14 +190,23 @@ export class LocalStorageDriver implements StorageDriver {
     // A leading dot can never be a key's name, so a temporary file is never mistaken for an object.
     const temp = join(folder, `.${randomBytes(8).toString('hex')}.partial`);
     const limit = new ByteLimit(opts.maxBytes);
-    const file = createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true });
+    let handle: FileHandle | undefined;
+    let file: PositionedWriter | undefined;
     try {
+      handle = await open(temp, 'wx', 0o600);
+      file = new PositionedWriter(handle, 0);
       await pipeline(body, limit, file);
+      // Durable before it is renamed into place.
+      await handle.sync();
+      const closing = handle.close();
+      handle = undefined;
+      await closing;
       await rename(temp, path);
     } catch (err) {
       body.destroy();
-      // The file may still be opening when the source fails: remove it once it is closed.
-      if (!file.closed) await once(file, 'close').catch(() => undefined);
+      // A write may still be under way when the source fails: remove the file once it is closed.
+      await file?.idle();
+      await handle?.close().catch(() => undefined);
       await rm(temp, { force: true });
       throw err;
     }

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
@@ -70,6 +71,33 @@ describe(LocalStorageDriver.name, () => {
     expect(await driver.stat(key)).toBeNull();
     const down = await driver.createDownloadUrl(key, { expiresInSeconds: 300 });
     expect((await fetch(new URL(down.url, blob.origin), { method: 'PUT', body: 'x' })).status).toBe(403);
+  });
+
+  it('stores a body that arrives in many small and uneven pieces byte for byte, whole and in parts', async () => {
+    // Thousands of pieces queue up behind each write, so they go out joined (writev, or one
+    // buffer once there are more than fit one writev).
+    const sizes = Array.from({ length: 3000 }, (_, i) => 1 + ((i * 7919) % 700));
+    const data = randomBytes(sizes.reduce((a, b) => a + b, 0));
+    const pieces = (from: number, to: number) => {
+      const out: Buffer[] = [];
+      let at = 0;
+      for (const size of sizes) {
+        const start = Math.max(at, from);
+        const end = Math.min(at + size, to);
+        if (end > start) out.push(data.subarray(start, end));
+        at += size;
+      }
+      return Readable.from(out);
+    };
+    const whole = freshKey();
+    await driver.put(whole, pieces(0, data.length), { maxBytes: data.length });
+    expect((await readFile(driver.pathOf(whole))).equals(data)).toBe(true);
+    const parted = freshKey();
+    const cut = Math.floor(data.length / 3);
+    const part = (first: number, last: number) => ({ first, last, total: data.length });
+    await driver.appendPart(parted, pieces(0, cut), part(0, cut - 1));
+    await driver.appendPart(parted, pieces(cut, data.length), part(cut, data.length - 1));
+    expect((await readFile(driver.pathOf(parted))).equals(data)).toBe(true);
   });
 
   it('a failing source stream leaves nothing, and never a half-written object', async () => {
