@@ -1,8 +1,9 @@
 // The vault's core flows through the web tier (scripts/web-tier-e2e.mjs: nginx in front of the
 // stack; BASE_URL is nginx): sign up, create a note and read it back after a reload and unlock,
 // then upload two files and download them byte for byte: 20 MB to local disk (PUTs of 16 MiB parts
-// through nginx's streamed /api/files/blob/) and a small one to Cloudinary (the stack's stand-in,
-// reached through the gateway). No CSP violation, page error or third-party request.
+// through nginx's streamed /api/files/blob/) and 12 MB to Cloudinary (the stack's stand-in,
+// reached through the gateway), whose chunks but the last must hold at least 5 MiB, so the web
+// app's first, smaller part must too. No CSP violation, page error or third-party request.
 //
 //   BASE_URL=… DATABASE_URL=… node apps/e2e/browser/web-tier-ui.mjs
 import assert from 'node:assert/strict';
@@ -21,10 +22,10 @@ const account = testAccount('webtier', id);
 
 // Random bytes do not compress: what crosses nginx is as large as the file (plus the tags).
 const big = { name: `archive-${id}.zip`, mimeType: 'application/zip', buffer: randomBytes(20 * 1024 * 1024) };
-const small = {
-  name: `notes-${id}.txt`,
-  mimeType: 'text/plain',
-  buffer: Buffer.from(`Through nginx ${id}\n${'line of text\n'.repeat(200)}`),
+const medium = {
+  name: `scans-${id}.zip`,
+  mimeType: 'application/zip',
+  buffer: randomBytes(12 * 1024 * 1024),
 };
 
 const nav = (page) => page.getByRole('navigation', { name: 'Main' });
@@ -86,8 +87,18 @@ try {
   console.log(`  20 MB uploaded in ${((Date.now() - t0) / 1000).toFixed(1)} s, PUTs: ${parts.join(' | ')}`);
   assert.ok(parts.length >= 2, `the upload went in ${parts.length} PUT(s), not in parts`);
 
-  step("upload a small file to Cloudinary (the stack's stand-in, through the gateway)");
-  await upload(page, small, 'Cloudinary');
+  step("upload 12 MB to Cloudinary (the stack's stand-in, through the gateway) in parts of at least 5 MiB");
+  parts.length = 0;
+  await upload(page, medium, 'Cloudinary');
+  console.log(`  PUTs to Cloudinary: ${parts.join(' | ')}`);
+  assert.ok(parts.length >= 2, `the Cloudinary upload went in ${parts.length} PUT(s), not in parts`);
+  for (const range of parts.slice(0, -1)) {
+    const [, first, last] = /^bytes (\d+)-(\d+)\//.exec(range) ?? [];
+    assert.ok(
+      Number(last) - Number(first) + 1 >= 5 * 1024 * 1024,
+      `a part that is not the last is short: ${range}`,
+    );
+  }
   const { rows } = await db.query(
     "SELECT size, storage_type FROM files.files WHERE status = 'active' ORDER BY size DESC",
   );
@@ -95,7 +106,7 @@ try {
     rows.map((r) => [Number(r.size), r.storage_type]),
     [
       [big.buffer.length, 'local'],
-      [small.buffer.length, 'cloudinary'],
+      [medium.buffer.length, 'cloudinary'],
     ],
   );
   await shot(page, 'files-1280', false);
@@ -104,7 +115,7 @@ try {
   const t1 = Date.now();
   await download(page, big);
   console.log(`  20 MB downloaded and decrypted in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
-  await download(page, small);
+  await download(page, medium);
 
   for (const p of spec.openPages()) await spec.checkCsp(p, 'main');
 } finally {

@@ -1,6 +1,7 @@
 // @vitest-environment node
+import { UPLOAD_PART_MAX_BYTES, UPLOAD_PART_MIN_BYTES } from '@vault/contracts';
 import { describe, expect, it } from 'vitest';
-import { PartSender, type PartRequest } from './files-parts';
+import { FIRST_PART_BYTES, PART_BYTES, PartSender, type PartRequest } from './files-parts';
 import { UploadHttpError } from './xhr-put';
 
 const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
@@ -94,6 +95,56 @@ describe('PartSender', () => {
     await sender.finish();
     expect(parts.map((p) => p.first)).toEqual([0, 4096]);
     expect(parts[1]!.body).toEqual(data.subarray(4096));
+  });
+
+  it('the first part is the smallest every storage takes (Cloudinary refuses a shorter part that is not the last)', () => {
+    expect(FIRST_PART_BYTES).toBe(UPLOAD_PART_MIN_BYTES);
+    expect(PART_BYTES).toBe(UPLOAD_PART_MAX_BYTES);
+  });
+
+  it('to the blob route the first part is FIRST_PART_BYTES, the rest full parts; part URLs keep one size', async () => {
+    const partBytes = 6 * 1024 * 1024;
+    const total = FIRST_PART_BYTES + 2 * partBytes + 1000;
+    const data = new Uint8Array(total);
+    for (let i = 0; i < total; i += 4096) data[i] = (i >>> 12) & 0xff;
+    const ranged: Array<[number, number]> = [];
+    const blobRoute = new PartSender(
+      route(),
+      total,
+      partBytes,
+      async (p) => void ranged.push([p.first, p.last]),
+      () => undefined,
+      1,
+    );
+    const urls: Array<[string, number]> = [];
+    const s3 = new PartSender(
+      { url: 'w', partSize: partBytes, partUrls: ['p1', 'p2', 'p3'] },
+      total,
+      partBytes,
+      async (p) => void urls.push([p.url, p.body.size]),
+      () => undefined,
+      1,
+    );
+    // The sealer's batches: about 4 MiB each (files-chunks.ts), not in step with the parts.
+    const batchBytes = 4 * 1024 * 1024 + 1024;
+    for (let at = 0; at < total; at += batchBytes) {
+      const batch = data.subarray(at, at + batchBytes);
+      await blobRoute.write(batch);
+      await s3.write(batch);
+    }
+    await blobRoute.finish();
+    await s3.finish();
+    expect(ranged).toEqual([
+      [0, FIRST_PART_BYTES - 1],
+      [FIRST_PART_BYTES, FIRST_PART_BYTES + partBytes - 1],
+      [FIRST_PART_BYTES + partBytes, FIRST_PART_BYTES + 2 * partBytes - 1],
+      [FIRST_PART_BYTES + 2 * partBytes, total - 1],
+    ]);
+    expect(urls).toEqual([
+      ['p1', partBytes],
+      ['p2', partBytes],
+      ['p3', total - 2 * partBytes],
+    ]);
   });
 
   it('to part URLs (S3): part i to URL i, exactly partSize bytes each but the last, without Content-Range', async () => {

@@ -17,6 +17,13 @@ import { UploadHttpError, xhrPut } from './xhr-put';
  * with its signature check, lookup and file open on the service and its Blob in the browser).
  */
 export const PART_BYTES = 16 * 1024 * 1024;
+/**
+ * The first part to the blob route is smaller, so the first bytes leave while the rest is still
+ * being sealed instead of after a whole 16 MiB part: the contract's UPLOAD_PART_MIN_BYTES (5 MiB,
+ * the smallest part Cloudinary takes behind the same route; not imported, to keep zod out of the
+ * worker: files-parts.test.ts holds the two equal). Part URLs (S3) take parts of one size only.
+ */
+export const FIRST_PART_BYTES = 5 * 1024 * 1024;
 /** Parts on the wire at once (with 16 MiB parts the browser holds at most about 48 MiB of them). */
 export const PARTS_IN_FLIGHT = 3;
 /** Sends of one part after the first failed one (network errors, 5xx, 429). */
@@ -108,6 +115,7 @@ export class PartSender {
   private readonly shipped: Shipped[] = [];
   private sent = 0;
   private readonly partBytes: number;
+  private readonly firstPartBytes: number;
   private readonly url: string;
   private readonly partUrls: string[] | undefined;
 
@@ -129,6 +137,7 @@ export class PartSender {
     this.partUrls = target.partUrls;
     const size = this.partUrls ? target.partSize : Math.min(partBytes, target.partSize);
     this.partBytes = Math.max(1, Math.min(size, total));
+    this.firstPartBytes = this.partUrls ? this.partBytes : Math.min(this.partBytes, FIRST_PART_BYTES);
     if (this.partUrls && this.partUrls.length !== Math.ceil(total / this.partBytes)) {
       throw new Error('The server sent a part URL list that does not match the file');
     }
@@ -141,11 +150,12 @@ export class PartSender {
     }
     let at = 0;
     while (at < bytes.length) {
-      const take = Math.min(bytes.length - at, this.partBytes - this.filled);
+      const size = this.offset === 0 ? this.firstPartBytes : this.partBytes;
+      const take = Math.min(bytes.length - at, size - this.filled);
       this.pieces.push(bytes.subarray(at, at + take));
       this.filled += take;
       at += take;
-      if (this.filled === this.partBytes) await this.ship();
+      if (this.filled === size) await this.ship();
     }
   }
 

@@ -20,6 +20,13 @@ export const FILE_UPLOAD_ABANDON_SECONDS = 3600;
  * carries exactly this many bytes).
  */
 export const UPLOAD_PART_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The fewest bytes a part other than the last may carry, on every storage: Cloudinary's chunks
+ * (the blob route's `Content-Range` parts) and S3's parts must hold at least 5 MiB, all but the
+ * last; the local disk takes any size. A client that does not know the storage behind `uploadUrl`
+ * makes every part but the last at least this big.
+ */
+export const UPLOAD_PART_MIN_BYTES = 5 * 1024 * 1024;
 
 export const FILE_SIZE_EXCEEDED = 'File size exceeds maximum allowed size of 100MB';
 
